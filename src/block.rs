@@ -1,0 +1,405 @@
+//! The six content blocks and their enums (REFERENCE.md §1).
+//!
+//! Wire JSON: every declared key present (nulls too), in the reference's declaration
+//! order, tagged by `type`. Missing `id` / `created_at` are filled from the factories
+//! ([`crate::factory`]) when a block is parsed, as pydantic's `default_factory` does.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::factory::{generate_id, generate_timestamp};
+use crate::source::DataSource;
+
+fn now_some() -> Option<String> {
+    Some(generate_timestamp())
+}
+
+/// The `type` of a content block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// `text`
+    Text,
+    /// `thinking`
+    Thinking,
+    /// `data`
+    Data,
+    /// `hint`
+    Hint,
+    /// `tool_call`
+    ToolCall,
+    /// `tool_result`
+    ToolResult,
+}
+
+impl BlockKind {
+    /// All six kinds, in the order of `ContentBlockTypes`.
+    pub const ALL: [BlockKind; 6] = [
+        BlockKind::Text,
+        BlockKind::Thinking,
+        BlockKind::Hint,
+        BlockKind::ToolCall,
+        BlockKind::ToolResult,
+        BlockKind::Data,
+    ];
+
+    /// The wire string: `text`, `thinking`, `data`, `hint`, `tool_call`, `tool_result`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockKind::Text => "text",
+            BlockKind::Thinking => "thinking",
+            BlockKind::Data => "data",
+            BlockKind::Hint => "hint",
+            BlockKind::ToolCall => "tool_call",
+            BlockKind::ToolResult => "tool_result",
+        }
+    }
+
+    /// The kind named by a wire string, if any.
+    pub fn parse(s: &str) -> Option<BlockKind> {
+        BlockKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// A block of text. Wire: `{type: "text", text, id, created_at, finished_at}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextBlock {
+    /// The text.
+    pub text: String,
+    /// Block id (generated when absent).
+    #[serde(default = "generate_id")]
+    pub id: String,
+    /// When the block was created (ISO 8601 string, not validated).
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When streaming of the block ended, or null.
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    /// A high surrogate held at the end of `text` (see [`crate::delta`]).
+    #[serde(skip)]
+    pub(crate) pending: Option<u16>,
+}
+
+impl TextBlock {
+    /// A text block with a generated id and `created_at = now`.
+    pub fn new(text: impl Into<String>) -> TextBlock {
+        TextBlock::with_id(generate_id(), text)
+    }
+
+    /// A text block with the given id and `created_at = now`.
+    pub fn with_id(id: impl Into<String>, text: impl Into<String>) -> TextBlock {
+        TextBlock {
+            text: text.into(),
+            id: id.into(),
+            created_at: generate_timestamp(),
+            finished_at: None,
+            pending: None,
+        }
+    }
+}
+
+/// Model reasoning. Wire: `{type: "thinking", thinking, id, created_at, finished_at,
+/// ...extras}`; unknown keys (e.g. Anthropic `signature`) are kept after the declared
+/// ones (`extra="allow"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThinkingBlock {
+    /// The reasoning text.
+    pub thinking: String,
+    /// Block id (generated when absent).
+    #[serde(default = "generate_id")]
+    pub id: String,
+    /// When the block was created.
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When streaming of the block ended, or null.
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    /// Extra keys, in input order.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    #[serde(skip)]
+    pub(crate) pending: Option<u16>,
+}
+
+impl ThinkingBlock {
+    /// A thinking block with the given id, `created_at = now`, no extras.
+    pub fn with_id(id: impl Into<String>, thinking: impl Into<String>) -> ThinkingBlock {
+        ThinkingBlock {
+            thinking: thinking.into(),
+            id: id.into(),
+            created_at: generate_timestamp(),
+            finished_at: None,
+            extra: Map::new(),
+            pending: None,
+        }
+    }
+}
+
+/// Binary data (image, audio, file). Wire: `{type: "data", id, source, name, created_at,
+/// finished_at}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataBlock {
+    /// Block id (generated when absent).
+    #[serde(default = "generate_id")]
+    pub id: String,
+    /// Inline base64 or a URL.
+    pub source: DataSource,
+    /// Optional file name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// When the block was created.
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When streaming of the block ended, or null.
+    #[serde(default)]
+    pub finished_at: Option<String>,
+}
+
+impl DataBlock {
+    /// A data block with the given id, source and name, `created_at = now`.
+    pub fn with_id(id: impl Into<String>, source: DataSource, name: Option<String>) -> DataBlock {
+        DataBlock {
+            id: id.into(),
+            source,
+            name,
+            created_at: generate_timestamp(),
+            finished_at: None,
+        }
+    }
+}
+
+/// A text or data block: the items of a hint list and of a tool result's output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum TextOrData {
+    /// `{type: "text", ...}`
+    #[serde(rename = "text")]
+    Text(TextBlock),
+    /// `{type: "data", ...}`
+    #[serde(rename = "data")]
+    Data(DataBlock),
+}
+
+/// A string or a list of text / data blocks (`HintBlock.hint`, `ToolResultBlock.output`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TextOrBlocks {
+    /// A plain string.
+    Text(String),
+    /// A list of blocks.
+    Blocks(Vec<TextOrData>),
+}
+
+/// A hint for the model (e.g. a system reminder). Wire: `{type: "hint", hint, id, source,
+/// created_at, finished_at}`; `finished_at` defaults to now, not null.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HintBlock {
+    /// The hint: a string or text/data blocks.
+    pub hint: TextOrBlocks,
+    /// Block id (generated when absent).
+    #[serde(default = "generate_id")]
+    pub id: String,
+    /// Free-form source label, or null.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// When the block was created.
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When the block was finished (defaults to now).
+    #[serde(default = "now_some")]
+    pub finished_at: Option<String>,
+}
+
+/// State of a tool call: `pending`, `asking`, `allowed`, `submitted`, `finished`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallState {
+    /// Not yet decided.
+    #[default]
+    Pending,
+    /// Waiting for the user's confirmation.
+    Asking,
+    /// Allowed to run.
+    Allowed,
+    /// Submitted for external execution.
+    Submitted,
+    /// Done (ran, denied or invalid).
+    Finished,
+}
+
+/// State of a tool result: `success`, `error`, `interrupted`, `denied`, `running`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolResultState {
+    /// Finished successfully.
+    Success,
+    /// Failed.
+    Error,
+    /// Interrupted by the user.
+    Interrupted,
+    /// Denied by the user or a rule.
+    Denied,
+    /// Still running.
+    #[default]
+    Running,
+}
+
+/// What a permission rule does: `allow`, `deny`, `ask`, `passthrough`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PermissionBehavior {
+    /// Allow the call.
+    Allow,
+    /// Deny the call.
+    Deny,
+    /// Ask the user.
+    Ask,
+    /// Leave the decision to the next rule.
+    Passthrough,
+}
+
+/// A permission rule suggested with a tool call. Wire: `{tool_name, rule_content,
+/// behavior, source}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PermissionRule {
+    /// The tool the rule applies to.
+    pub tool_name: String,
+    /// The rule's pattern, or null.
+    pub rule_content: Option<String>,
+    /// What the rule does.
+    pub behavior: PermissionBehavior,
+    /// Where the rule comes from.
+    pub source: String,
+}
+
+/// A tool call. Wire: `{type: "tool_call", id, name, input, state, suggested_rules,
+/// created_at, finished_at}`; `input` is the raw JSON string of the arguments, never
+/// parsed here (it may be truncated JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallBlock {
+    /// The tool call id (required).
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// The arguments as a raw JSON string.
+    pub input: String,
+    /// The call's state.
+    #[serde(default)]
+    pub state: ToolCallState,
+    /// Rules suggested when asking the user.
+    #[serde(default)]
+    pub suggested_rules: Vec<PermissionRule>,
+    /// When the block was created.
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When streaming of the arguments ended, or null.
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    #[serde(skip)]
+    pub(crate) pending: Option<u16>,
+}
+
+impl ToolCallBlock {
+    /// A pending tool call with the given id, name and input, `created_at = now`.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: impl Into<String>) -> ToolCallBlock {
+        ToolCallBlock {
+            id: id.into(),
+            name: name.into(),
+            input: input.into(),
+            state: ToolCallState::Pending,
+            suggested_rules: Vec::new(),
+            created_at: generate_timestamp(),
+            finished_at: None,
+            pending: None,
+        }
+    }
+}
+
+/// A tool result. Wire: `{type: "tool_result", id, name, output, state, metadata,
+/// created_at, finished_at}`; `id` is the tool call's id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResultBlock {
+    /// The id of the tool call this answers (required).
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// A string, or text/data blocks.
+    pub output: TextOrBlocks,
+    /// The result's state.
+    #[serde(default)]
+    pub state: ToolResultState,
+    /// Free-form metadata (key order kept).
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+    /// When the block was created.
+    #[serde(default = "generate_timestamp")]
+    pub created_at: String,
+    /// When the result was finished, or null.
+    #[serde(default)]
+    pub finished_at: Option<String>,
+}
+
+impl ToolResultBlock {
+    /// A running result with an empty output list, `created_at = now`.
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> ToolResultBlock {
+        ToolResultBlock {
+            id: id.into(),
+            name: name.into(),
+            output: TextOrBlocks::Blocks(Vec::new()),
+            state: ToolResultState::Running,
+            metadata: Map::new(),
+            created_at: generate_timestamp(),
+            finished_at: None,
+        }
+    }
+}
+
+/// One block of a message's `content`, tagged by `type` on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ContentBlock {
+    /// `text`
+    #[serde(rename = "text")]
+    Text(TextBlock),
+    /// `thinking`
+    #[serde(rename = "thinking")]
+    Thinking(ThinkingBlock),
+    /// `data`
+    #[serde(rename = "data")]
+    Data(DataBlock),
+    /// `hint`
+    #[serde(rename = "hint")]
+    Hint(HintBlock),
+    /// `tool_call`
+    #[serde(rename = "tool_call")]
+    ToolCall(ToolCallBlock),
+    /// `tool_result`
+    #[serde(rename = "tool_result")]
+    ToolResult(ToolResultBlock),
+}
+
+impl ContentBlock {
+    /// The block's `type`.
+    pub fn kind(&self) -> BlockKind {
+        match self {
+            ContentBlock::Text(_) => BlockKind::Text,
+            ContentBlock::Thinking(_) => BlockKind::Thinking,
+            ContentBlock::Data(_) => BlockKind::Data,
+            ContentBlock::Hint(_) => BlockKind::Hint,
+            ContentBlock::ToolCall(_) => BlockKind::ToolCall,
+            ContentBlock::ToolResult(_) => BlockKind::ToolResult,
+        }
+    }
+
+    /// The block's `id`.
+    pub fn id(&self) -> &str {
+        match self {
+            ContentBlock::Text(b) => &b.id,
+            ContentBlock::Thinking(b) => &b.id,
+            ContentBlock::Data(b) => &b.id,
+            ContentBlock::Hint(b) => &b.id,
+            ContentBlock::ToolCall(b) => &b.id,
+            ContentBlock::ToolResult(b) => &b.id,
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The one error type of the crate, [`MsgError`], with stable codes.
+
+use thiserror::Error;
+
+/// Every way building a [`crate::Msg`], parsing an event or applying one can fail.
+///
+/// `Display` carries the reference's message text where agentscope 2.0.11 has one
+/// (REFERENCE.md §2 "Role validation", §4 DATA_BLOCK_DELTA). [`MsgError::code`] is a
+/// stable, machine-readable string that the CLI prints as `error[<code>]` and the
+/// JavaScript binding exposes as `MsgError.code`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MsgError {
+    /// A block type that the message's role does not allow (`user`: text and data;
+    /// `system`: text). The text is the reference's `ValueError` message.
+    #[error("{0}")]
+    RoleViolation(&'static str),
+    /// `role` is not one of `user`, `assistant`, `system`.
+    #[error("Input should be 'user', 'assistant' or 'system'")]
+    InvalidRole,
+    /// `content` is not a list, or a block in it is malformed or of an unknown type.
+    #[error("{0}")]
+    InvalidContent(String),
+    /// Any other field of a message has the wrong shape (e.g. `name` missing).
+    #[error("{0}")]
+    InvalidMsg(String),
+    /// An event does not parse as one of the 28 AgentScope events; the text names the
+    /// offending field.
+    #[error("{0}")]
+    InvalidEvent(String),
+    /// Input that is not JSON at all (or not the JSON value expected).
+    #[error("{0}")]
+    InvalidJson(String),
+    /// A base64 payload that Python's non-validating `b64decode` rejects; the text is
+    /// Python's `binascii.Error` message.
+    #[error("{0}")]
+    InvalidBase64(String),
+    /// A URL that pydantic's `AnyUrl` (the WHATWG parser of the `url` crate) rejects.
+    #[error("Input should be a valid URL, {0}")]
+    InvalidUrl(String),
+    /// A base64 `DATA_BLOCK_DELTA` arrived for a data block whose source is already a URL.
+    /// The reference crashes here with `AttributeError`; this port refuses the event.
+    #[error("data block {0:?} already has a URL source; a base64 delta cannot be appended to it")]
+    Base64AfterUrl(String),
+    /// A stream (CLI or replay) held no `REPLY_START` to open a message from.
+    #[error("no REPLY_START in the stream and no initial message to apply events to")]
+    NoReply,
+}
+
+impl MsgError {
+    /// The stable code of this error: `role_violation`, `invalid_role`, `invalid_content`,
+    /// `invalid_msg`, `invalid_event`, `invalid_json`, `invalid_base64`, `invalid_url`,
+    /// `base64_after_url` or `no_reply`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            MsgError::RoleViolation(_) => "role_violation",
+            MsgError::InvalidRole => "invalid_role",
+            MsgError::InvalidContent(_) => "invalid_content",
+            MsgError::InvalidMsg(_) => "invalid_msg",
+            MsgError::InvalidEvent(_) => "invalid_event",
+            MsgError::InvalidJson(_) => "invalid_json",
+            MsgError::InvalidBase64(_) => "invalid_base64",
+            MsgError::InvalidUrl(_) => "invalid_url",
+            MsgError::Base64AfterUrl(_) => "base64_after_url",
+            MsgError::NoReply => "no_reply",
+        }
+    }
+}

@@ -1,0 +1,530 @@
+//! The 28 AgentScope 2.0 events (REFERENCE.md §3) and their wire-JSON decoder.
+//!
+//! Every event's wire JSON starts with the `EventBase` keys `id`, `created_at`,
+//! `metadata`, then `type`, then the event's own fields in declaration order. Missing
+//! `id` / `created_at` / `metadata` and defaulted fields are filled on parse.
+
+use std::borrow::Cow;
+
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::block::{PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
+use crate::delta::Delta;
+use crate::error::MsgError;
+use crate::factory::{generate_id, generate_timestamp};
+use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
+
+/// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishedReason {
+    /// The call finished.
+    #[default]
+    Completed,
+    /// The call was interrupted.
+    Interrupted,
+}
+
+/// The user's answer to one tool call of a `REQUIRE_USER_CONFIRM`. Wire: `{confirmed,
+/// tool_call, rules}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfirmResult {
+    /// Whether the call may run.
+    pub confirmed: bool,
+    /// The tool call answered (only its `id` is used by the reducer).
+    pub tool_call: ToolCallBlock,
+    /// Rules the user chose to remember, or null.
+    #[serde(default)]
+    pub rules: Option<Vec<PermissionRule>>,
+}
+
+fn default_role() -> Role {
+    Role::Assistant
+}
+
+macro_rules! count {
+    () => { 0usize };
+    ($head:ident $($tail:ident)*) => { 1usize + count!($($tail)*) };
+}
+
+macro_rules! events {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident($name:ident) = $tag:literal {
+            $( $(#[$fattr:meta])* $field:ident : $fty:ty ),* $(,)?
+        }
+    )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, PartialEq, Deserialize)]
+            pub struct $name {
+                /// Event id (generated when absent).
+                #[serde(default = "generate_id")]
+                pub id: String,
+                /// When the event was made (ISO 8601 string, not validated).
+                #[serde(default = "generate_timestamp")]
+                pub created_at: String,
+                /// Free-form metadata (key order kept).
+                #[serde(default)]
+                pub metadata: Map<String, Value>,
+                $( $(#[$fattr])* pub $field: $fty, )*
+            }
+
+            impl Serialize for $name {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    let mut s = serializer.serialize_struct($tag, 4 + count!($($field)*))?;
+                    s.serialize_field("id", &self.id)?;
+                    s.serialize_field("created_at", &self.created_at)?;
+                    s.serialize_field("metadata", &self.metadata)?;
+                    s.serialize_field("type", $tag)?;
+                    $( s.serialize_field(stringify!($field), &self.$field)?; )*
+                    s.end()
+                }
+            }
+
+            impl From<$name> for AgentEvent {
+                fn from(event: $name) -> AgentEvent {
+                    AgentEvent::$variant(event)
+                }
+            }
+        )*
+
+        /// One of the 28 AgentScope events (`AgentEvent`). Serialises to the wire JSON of
+        /// its variant.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AgentEvent {
+            $( $(#[$doc])* $variant($name), )*
+        }
+
+        /// The `type` of an event; its wire string is `as_str()` (e.g. `TEXT_BLOCK_DELTA`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum EventType {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl EventType {
+            /// All 28 event types.
+            pub const ALL: [EventType; count!($($variant)*)] = [$(EventType::$variant),*];
+
+            /// The wire string, e.g. `TEXT_BLOCK_DELTA`.
+            pub fn as_str(self) -> &'static str {
+                match self { $( EventType::$variant => $tag, )* }
+            }
+
+            /// The event type named by a wire string.
+            pub fn parse(s: &str) -> Option<EventType> {
+                match s { $( $tag => Some(EventType::$variant), )* _ => None }
+            }
+        }
+
+        impl AgentEvent {
+            /// The event's `type`.
+            pub fn event_type(&self) -> EventType {
+                match self { $( AgentEvent::$variant(_) => EventType::$variant, )* }
+            }
+
+            /// The event's `id`.
+            pub fn id(&self) -> &str {
+                match self { $( AgentEvent::$variant(e) => &e.id, )* }
+            }
+
+            /// The event's `created_at`.
+            pub fn created_at(&self) -> &str {
+                match self { $( AgentEvent::$variant(e) => &e.created_at, )* }
+            }
+
+            fn decode_as(event_type: EventType, json: &str) -> Result<AgentEvent, MsgError> {
+                match event_type {
+                    $( EventType::$variant => decode::<$name>($tag, json).map(AgentEvent::$variant), )*
+                }
+            }
+        }
+
+        impl Serialize for AgentEvent {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self { $( AgentEvent::$variant(e) => e.serialize(serializer), )* }
+            }
+        }
+    };
+}
+
+events! {
+    /// `REPLY_START`: a reply begins (or continues, after a confirmation).
+    ReplyStart(ReplyStartEvent) = "REPLY_START" {
+        /// The chat session.
+        session_id: String,
+        /// The reply (= message id).
+        reply_id: String,
+        /// Speaker name.
+        name: String,
+        /// Speaker role (default `assistant`).
+        #[serde(default = "default_role")]
+        role: Role,
+    }
+    /// `REPLY_END`: the reply ended.
+    ReplyEnd(ReplyEndEvent) = "REPLY_END" {
+        /// The chat session.
+        session_id: String,
+        /// The reply.
+        reply_id: String,
+        /// Why it ended (default `completed`).
+        #[serde(default)]
+        finished_reason: ReplyFinishedReason,
+        /// The error, or null.
+        #[serde(default)]
+        error: Option<ErrorInfo>,
+    }
+    /// `MODEL_CALL_START`: a model call begins.
+    ModelCallStart(ModelCallStartEvent) = "MODEL_CALL_START" {
+        /// The reply.
+        reply_id: String,
+        /// The model.
+        model_name: String,
+    }
+    /// `MODEL_CALL_END`: a model call ended, with its token usage.
+    ModelCallEnd(ModelCallEndEvent) = "MODEL_CALL_END" {
+        /// The reply.
+        reply_id: String,
+        /// Prompt tokens.
+        input_tokens: i64,
+        /// Completion tokens.
+        output_tokens: i64,
+        /// Cached prompt tokens read.
+        #[serde(default)]
+        cache_input_tokens: i64,
+        /// Cached prompt tokens written.
+        #[serde(default)]
+        cache_creation_input_tokens: i64,
+        /// Why the call ended (ignored by the reducer).
+        #[serde(default)]
+        finished_reason: FinishedReason,
+    }
+    /// `TEXT_BLOCK_START`: a text block opens.
+    TextBlockStart(TextBlockStartEvent) = "TEXT_BLOCK_START" {
+        /// The reply.
+        reply_id: String,
+        /// The new block's id.
+        block_id: String,
+    }
+    /// `TEXT_BLOCK_DELTA`: text appended to a block.
+    TextBlockDelta(TextBlockDeltaEvent) = "TEXT_BLOCK_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+        /// The text to append.
+        delta: Delta,
+    }
+    /// `TEXT_BLOCK_END`: a text block closes, optionally with its final text.
+    TextBlockEnd(TextBlockEndEvent) = "TEXT_BLOCK_END" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+        /// When not null, replaces the block's text.
+        #[serde(default)]
+        text: Option<Delta>,
+    }
+    /// `DATA_BLOCK_START`: a data block opens with an empty base64 source.
+    DataBlockStart(DataBlockStartEvent) = "DATA_BLOCK_START" {
+        /// The reply.
+        reply_id: String,
+        /// The new block's id.
+        block_id: String,
+        /// MIME type.
+        media_type: String,
+        /// File name, or null.
+        #[serde(default)]
+        name: Option<String>,
+    }
+    /// `DATA_BLOCK_DELTA`: a base64 chunk (`data`) or a URL (`url`); exactly one is set.
+    DataBlockDelta(DataBlockDeltaEvent) = "DATA_BLOCK_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+        /// MIME type (ignored for base64 chunks).
+        media_type: String,
+        /// A base64 chunk, or null.
+        #[serde(default)]
+        data: Option<String>,
+        /// A URL, or null.
+        #[serde(default)]
+        url: Option<String>,
+    }
+    /// `DATA_BLOCK_END`: a data block closes.
+    DataBlockEnd(DataBlockEndEvent) = "DATA_BLOCK_END" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+    }
+    /// `THINKING_BLOCK_START`: a thinking block opens.
+    ThinkingBlockStart(ThinkingBlockStartEvent) = "THINKING_BLOCK_START" {
+        /// The reply.
+        reply_id: String,
+        /// The new block's id.
+        block_id: String,
+    }
+    /// `THINKING_BLOCK_DELTA`: reasoning text appended to a block.
+    ThinkingBlockDelta(ThinkingBlockDeltaEvent) = "THINKING_BLOCK_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+        /// The text to append.
+        delta: Delta,
+    }
+    /// `THINKING_BLOCK_END`: a thinking block closes.
+    ThinkingBlockEnd(ThinkingBlockEndEvent) = "THINKING_BLOCK_END" {
+        /// The reply.
+        reply_id: String,
+        /// The block.
+        block_id: String,
+    }
+    /// `HINT_BLOCK`: a whole hint block.
+    HintBlock(HintBlockEvent) = "HINT_BLOCK" {
+        /// The reply.
+        reply_id: String,
+        /// The new block's id.
+        block_id: String,
+        /// Source label, or null.
+        #[serde(default)]
+        source: Option<String>,
+        /// The hint: a string or text/data blocks.
+        hint: TextOrBlocks,
+    }
+    /// `TOOL_CALL_START`: a tool call opens with empty input.
+    ToolCallStart(ToolCallStartEvent) = "TOOL_CALL_START" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The tool name.
+        tool_call_name: String,
+    }
+    /// `TOOL_CALL_DELTA`: a piece of the call's raw JSON arguments.
+    ToolCallDelta(ToolCallDeltaEvent) = "TOOL_CALL_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The text to append to `input`.
+        delta: Delta,
+    }
+    /// `TOOL_CALL_END`: the call's arguments are complete.
+    ToolCallEnd(ToolCallEndEvent) = "TOOL_CALL_END" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+    }
+    /// `TOOL_RESULT_START`: a running tool result opens with an empty output list.
+    ToolResultStart(ToolResultStartEvent) = "TOOL_RESULT_START" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The tool name.
+        tool_call_name: String,
+    }
+    /// `TOOL_RESULT_TEXT_DELTA`: text appended to a tool result's output.
+    ToolResultTextDelta(ToolResultTextDeltaEvent) = "TOOL_RESULT_TEXT_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The text to append.
+        delta: Delta,
+    }
+    /// `TOOL_RESULT_DATA_DELTA`: a data chunk (`data`) or URL (`url`) for a tool result;
+    /// exactly one is set.
+    ToolResultDataDelta(ToolResultDataDeltaEvent) = "TOOL_RESULT_DATA_DELTA" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The data block's id (generated when absent).
+        #[serde(default = "generate_id")]
+        block_id: String,
+        /// MIME type.
+        media_type: String,
+        /// A base64 chunk, or null.
+        #[serde(default)]
+        data: Option<String>,
+        /// A URL, or null.
+        #[serde(default)]
+        url: Option<String>,
+    }
+    /// `TOOL_RESULT_END`: a tool result is complete; the call becomes `finished`.
+    ToolResultEnd(ToolResultEndEvent) = "TOOL_RESULT_END" {
+        /// The reply.
+        reply_id: String,
+        /// The call id.
+        tool_call_id: String,
+        /// The result's final state.
+        state: ToolResultState,
+    }
+    /// `EXCEED_MAX_ITERS` (deprecated): the agent hit its iteration limit.
+    ExceedMaxIters(ExceedMaxItersEvent) = "EXCEED_MAX_ITERS" {
+        /// The reply.
+        reply_id: String,
+        /// The agent name.
+        name: String,
+    }
+    /// `REQUIRE_USER_CONFIRM`: these calls wait for the user's confirmation.
+    RequireUserConfirm(RequireUserConfirmEvent) = "REQUIRE_USER_CONFIRM" {
+        /// The reply.
+        reply_id: String,
+        /// The calls (matched by id; their `suggested_rules` are copied).
+        tool_calls: Vec<ToolCallBlock>,
+    }
+    /// `REQUIRE_EXTERNAL_EXECUTION`: these calls are to be run by the client.
+    RequireExternalExecution(RequireExternalExecutionEvent) = "REQUIRE_EXTERNAL_EXECUTION" {
+        /// The reply.
+        reply_id: String,
+        /// The calls (matched by id).
+        tool_calls: Vec<ToolCallBlock>,
+    }
+    /// `USER_CONFIRM_RESULT`: the user's answers.
+    UserConfirmResult(UserConfirmResultEvent) = "USER_CONFIRM_RESULT" {
+        /// The reply.
+        reply_id: String,
+        /// One answer per call.
+        confirm_results: Vec<ConfirmResult>,
+    }
+    /// `USER_INTERRUPT`: the user interrupted the reply.
+    UserInterrupt(UserInterruptEvent) = "USER_INTERRUPT" {
+        /// The reply.
+        reply_id: String,
+    }
+    /// `EXTERNAL_EXECUTION_RESULT`: results of externally executed calls.
+    ExternalExecutionResult(ExternalExecutionResultEvent) = "EXTERNAL_EXECUTION_RESULT" {
+        /// The reply.
+        reply_id: String,
+        /// The results, appended unless a result with the same id exists.
+        execution_results: Vec<ToolResultBlock>,
+    }
+    /// `CUSTOM`: an application event; it has no `reply_id` and never changes a message.
+    Custom(CustomEvent) = "CUSTOM" {
+        /// The event name.
+        name: String,
+        /// Free-form payload.
+        #[serde(default)]
+        value: Map<String, Value>,
+    }
+}
+
+impl AgentEvent {
+    /// Parses one event from wire JSON (what the service publishes per SSE frame or JSON
+    /// Lines line), like `TypeAdapter(AgentEvent).validate_python(json.loads(s))`.
+    ///
+    /// Text deltas may hold lone UTF-16 surrogate escapes (see [`crate::delta`]).
+    ///
+    /// Errors: `invalid_json` when `json` is not JSON; `invalid_event` when it is not one
+    /// of the 28 events (unknown `type`, missing or mistyped field — the message names
+    /// it — or not exactly one of `data` / `url`).
+    pub fn from_json(json: &str) -> Result<AgentEvent, MsgError> {
+        #[derive(Deserialize)]
+        struct Tag<'a> {
+            #[serde(rename = "type", borrow, default)]
+            event_type: Option<Cow<'a, str>>,
+        }
+        let tag: Tag = serde_json::from_str(json).map_err(|e| {
+            if e.is_syntax() || e.is_eof() {
+                MsgError::InvalidJson(e.to_string())
+            } else {
+                MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
+            }
+        })?;
+        let tag = tag
+            .event_type
+            .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))?;
+        let event_type =
+            EventType::parse(&tag).ok_or_else(|| MsgError::InvalidEvent(format!("unknown event type {tag:?}")))?;
+        let event = AgentEvent::decode_as(event_type, json)?;
+        check_one_source(&event)?;
+        Ok(event)
+    }
+
+    /// Parses one event from a JSON value (see [`AgentEvent::from_json`]).
+    pub fn from_value(value: &Value) -> Result<AgentEvent, MsgError> {
+        AgentEvent::from_json(&value.to_string())
+    }
+
+    /// Compact wire JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The `reply_id`, or `None` for `CUSTOM`.
+    pub fn reply_id(&self) -> Option<&str> {
+        Some(match self {
+            AgentEvent::Custom(_) => return None,
+            AgentEvent::ReplyStart(e) => &e.reply_id,
+            AgentEvent::ReplyEnd(e) => &e.reply_id,
+            AgentEvent::ModelCallStart(e) => &e.reply_id,
+            AgentEvent::ModelCallEnd(e) => &e.reply_id,
+            AgentEvent::TextBlockStart(e) => &e.reply_id,
+            AgentEvent::TextBlockDelta(e) => &e.reply_id,
+            AgentEvent::TextBlockEnd(e) => &e.reply_id,
+            AgentEvent::DataBlockStart(e) => &e.reply_id,
+            AgentEvent::DataBlockDelta(e) => &e.reply_id,
+            AgentEvent::DataBlockEnd(e) => &e.reply_id,
+            AgentEvent::ThinkingBlockStart(e) => &e.reply_id,
+            AgentEvent::ThinkingBlockDelta(e) => &e.reply_id,
+            AgentEvent::ThinkingBlockEnd(e) => &e.reply_id,
+            AgentEvent::HintBlock(e) => &e.reply_id,
+            AgentEvent::ToolCallStart(e) => &e.reply_id,
+            AgentEvent::ToolCallDelta(e) => &e.reply_id,
+            AgentEvent::ToolCallEnd(e) => &e.reply_id,
+            AgentEvent::ToolResultStart(e) => &e.reply_id,
+            AgentEvent::ToolResultTextDelta(e) => &e.reply_id,
+            AgentEvent::ToolResultDataDelta(e) => &e.reply_id,
+            AgentEvent::ToolResultEnd(e) => &e.reply_id,
+            AgentEvent::ExceedMaxIters(e) => &e.reply_id,
+            AgentEvent::RequireUserConfirm(e) => &e.reply_id,
+            AgentEvent::RequireExternalExecution(e) => &e.reply_id,
+            AgentEvent::UserConfirmResult(e) => &e.reply_id,
+            AgentEvent::UserInterrupt(e) => &e.reply_id,
+            AgentEvent::ExternalExecutionResult(e) => &e.reply_id,
+        })
+    }
+}
+
+/// Deserialises the event struct `T`, naming the offending field on error (the error
+/// path is only tracked on a second pass, so valid events pay nothing for it).
+fn decode<'de, T: Deserialize<'de>>(tag: &str, json: &'de str) -> Result<T, MsgError> {
+    if let Ok(event) = serde_json::from_str(json) {
+        return Ok(event);
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            MsgError::InvalidEvent(format!("{tag}: {inner}"))
+        } else {
+            MsgError::InvalidEvent(format!("{tag}: field `{path}`: {inner}"))
+        }
+    })?;
+    de.end().map_err(|e| MsgError::InvalidJson(e.to_string()))?;
+    Ok(value)
+}
+
+/// `DATA_BLOCK_DELTA` / `TOOL_RESULT_DATA_DELTA`: exactly one of `data` and `url`.
+fn check_one_source(event: &AgentEvent) -> Result<(), MsgError> {
+    let (tag, data, url) = match event {
+        AgentEvent::DataBlockDelta(e) => ("DATA_BLOCK_DELTA", &e.data, &e.url),
+        AgentEvent::ToolResultDataDelta(e) => ("TOOL_RESULT_DATA_DELTA", &e.data, &e.url),
+        _ => return Ok(()),
+    };
+    if data.is_some() == url.is_some() {
+        return Err(MsgError::InvalidEvent(format!(
+            "{tag}: Exactly one of `data` or `url` must be provided."
+        )));
+    }
+    Ok(())
+}

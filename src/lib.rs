@@ -1,0 +1,55 @@
+//! # agentscope-message
+//!
+//! The AgentScope 2.0 message model and its streaming-event reducer: [`Msg`], the six
+//! content blocks, the 28 events ([`AgentEvent`]) and [`Msg::append_event`], faithful to
+//! the reference implementation (agentscope 2.0.11, `agentscope.message` /
+//! `agentscope.event`) and its wire JSON.
+//!
+//! ```
+//! use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg};
+//!
+//! let mut msg = assistant_msg("Friday", vec![], MsgOptions {
+//!     id: Some("reply-1".into()),
+//!     ..MsgOptions::default()
+//! })?;
+//! for line in [
+//!     r#"{"type": "TEXT_BLOCK_START", "reply_id": "reply-1", "block_id": "t1"}"#,
+//!     r#"{"type": "TEXT_BLOCK_DELTA", "reply_id": "reply-1", "block_id": "t1", "delta": "Hello"}"#,
+//!     r#"{"type": "TEXT_BLOCK_DELTA", "reply_id": "reply-1", "block_id": "t1", "delta": ", world"}"#,
+//! ] {
+//!     msg.append_event(&AgentEvent::from_json(line)?)?;
+//! }
+//! assert_eq!(msg.get_text_content("\n").as_deref(), Some("Hello, world"));
+//! # Ok::<(), agentscope_message::MsgError>(())
+//! ```
+//!
+//! The crate is plain Rust: no I/O beyond [`stream`], no JavaScript. Ids and timestamps
+//! come from injectable factories ([`set_id_factory`], [`set_timestamp_factory`]).
+
+#![deny(missing_docs)]
+
+mod block;
+pub mod delta;
+mod error;
+mod event;
+pub mod factory;
+mod msg;
+mod reduce;
+mod replay;
+mod source;
+pub mod stream;
+
+pub use block::{
+    BlockKind, ContentBlock, DataBlock, HintBlock, PermissionBehavior, PermissionRule, TextBlock, TextOrBlocks,
+    TextOrData, ThinkingBlock, ToolCallBlock, ToolCallState, ToolResultBlock, ToolResultState,
+};
+pub use delta::Delta;
+pub use error::MsgError;
+pub use event::*;
+pub use factory::{generate_id, generate_timestamp, set_id_factory, set_timestamp_factory};
+pub use msg::{
+    ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, system_msg,
+    user_msg, validate_role,
+};
+pub use replay::Replay;
+pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

@@ -1,0 +1,568 @@
+//! `Msg`, `Usage`, `ErrorInfo`, role validation, the factories and the query helpers
+//! (REFERENCE.md §2, §5, §6).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::block::{BlockKind, ContentBlock, TextBlock};
+use crate::error::MsgError;
+use crate::factory::{generate_id, generate_timestamp};
+
+/// Who speaks: `user`, `assistant` or `system`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// A person; content may hold text and data blocks only.
+    User,
+    /// The agent; content may hold any block.
+    #[default]
+    Assistant,
+    /// A system prompt; content may hold text blocks only.
+    System,
+}
+
+impl Role {
+    /// The wire string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::System => "system",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Role> {
+        [Role::User, Role::Assistant, Role::System]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+/// Token usage, summed over the model calls of a reply. Wire: `{input_tokens,
+/// output_tokens, cache_input_tokens, cache_creation_input_tokens}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: i64,
+    /// Completion tokens.
+    pub output_tokens: i64,
+    /// Prompt tokens read from the provider's cache.
+    #[serde(default)]
+    pub cache_input_tokens: i64,
+    /// Prompt tokens written to the provider's cache.
+    #[serde(default)]
+    pub cache_creation_input_tokens: i64,
+}
+
+/// Why a reply ended: `completed`, `interrupted`, `exceed_max_iters`, `error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyFinishedReason {
+    /// The agent finished normally.
+    #[default]
+    Completed,
+    /// The user interrupted the reply.
+    Interrupted,
+    /// The agent hit its iteration limit.
+    ExceedMaxIters,
+    /// The reply failed; see `Msg.error`.
+    Error,
+}
+
+/// Category of a reply error: `authentication`, `permission`, `rate_limit`,
+/// `invalid_request`, `upstream`, `connection`, `internal`, `setup`, `unknown`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum ErrorType {
+    Authentication,
+    Permission,
+    RateLimit,
+    InvalidRequest,
+    Upstream,
+    Connection,
+    Internal,
+    Setup,
+    #[default]
+    Unknown,
+}
+
+/// The error a reply ended with. Wire: `{type, message}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// The category (default `unknown`).
+    #[serde(rename = "type", default)]
+    pub error_type: ErrorType,
+    /// Human-readable text.
+    pub message: String,
+}
+
+/// A chat message: `{name, content, role, id, metadata, created_at, usage, finished_at,
+/// finished_reason, structured_output, error}` on the wire, in that order.
+///
+/// `content` is reached through [`Msg::content`] / [`Msg::content_mut`] so that the
+/// message can keep an index of its blocks by `(type, id)`: a streamed delta finds its
+/// block in O(1) instead of scanning the list (the reference scans; the first match wins
+/// in both).
+#[derive(Debug, Clone, Serialize)]
+pub struct Msg {
+    /// Speaker name.
+    pub name: String,
+    content: Vec<ContentBlock>,
+    /// Speaker role.
+    pub role: Role,
+    /// Message id (the `reply_id` of the events that build it).
+    pub id: String,
+    /// Free-form metadata (key order kept).
+    pub metadata: Map<String, Value>,
+    /// Creation time.
+    pub created_at: String,
+    /// Summed token usage, or null.
+    pub usage: Option<Usage>,
+    /// When the reply ended, or null.
+    pub finished_at: Option<String>,
+    /// Why the reply ended, or null.
+    pub finished_reason: Option<ReplyFinishedReason>,
+    /// Structured output of the reply, or null.
+    pub structured_output: Option<Map<String, Value>>,
+    /// The error the reply ended with, or null.
+    pub error: Option<ErrorInfo>,
+    #[serde(skip)]
+    index: BlockIndex,
+    #[serde(skip)]
+    revisions: Revisions,
+}
+
+/// First index of each `(type, id)`, over `content[..indexed]`; extended lazily.
+#[derive(Debug, Clone, Default)]
+struct BlockIndex {
+    first: HashMap<String, [u32; 6]>,
+    indexed: usize,
+}
+
+/// Change counters: the message's, and the one each block last changed at.
+#[derive(Debug, Clone, Default)]
+struct Revisions {
+    msg: u64,
+    blocks: Vec<u64>,
+}
+
+const NONE: u32 = u32::MAX;
+
+fn slot(kind: BlockKind) -> usize {
+    match kind {
+        BlockKind::Text => 0,
+        BlockKind::Thinking => 1,
+        BlockKind::Data => 2,
+        BlockKind::Hint => 3,
+        BlockKind::ToolCall => 4,
+        BlockKind::ToolResult => 5,
+    }
+}
+
+impl PartialEq for Msg {
+    fn eq(&self, other: &Msg) -> bool {
+        self.name == other.name
+            && self.content == other.content
+            && self.role == other.role
+            && self.id == other.id
+            && self.metadata == other.metadata
+            && self.created_at == other.created_at
+            && self.usage == other.usage
+            && self.finished_at == other.finished_at
+            && self.finished_reason == other.finished_reason
+            && self.structured_output == other.structured_output
+            && self.error == other.error
+    }
+}
+
+/// The content given to a factory: a string (one new [`TextBlock`]) or blocks.
+#[derive(Debug, Clone)]
+pub enum MsgContent {
+    /// Becomes `[TextBlock(text)]` with a generated id.
+    Text(String),
+    /// Used as is.
+    Blocks(Vec<ContentBlock>),
+}
+
+impl From<&str> for MsgContent {
+    fn from(s: &str) -> MsgContent {
+        MsgContent::Text(s.to_owned())
+    }
+}
+impl From<String> for MsgContent {
+    fn from(s: String) -> MsgContent {
+        MsgContent::Text(s)
+    }
+}
+impl From<Vec<ContentBlock>> for MsgContent {
+    fn from(blocks: Vec<ContentBlock>) -> MsgContent {
+        MsgContent::Blocks(blocks)
+    }
+}
+
+/// Optional fields of the factories ([`user_msg`], [`assistant_msg`], [`system_msg`]).
+/// An empty `id` or `created_at` means "generate", as in the reference (`id or ...`).
+#[derive(Debug, Clone, Default)]
+pub struct MsgOptions {
+    /// Message id; generated when `None` or empty.
+    pub id: Option<String>,
+    /// Metadata; `{}` when `None`.
+    pub metadata: Option<Map<String, Value>>,
+    /// Creation time; now when `None` or empty.
+    pub created_at: Option<String>,
+    /// End time; for user and system messages it defaults to `created_at`.
+    pub finished_at: Option<String>,
+    /// Why the reply ended.
+    pub finished_reason: Option<ReplyFinishedReason>,
+    /// Structured output (assistant messages).
+    pub structured_output: Option<Map<String, Value>>,
+    /// Token usage (assistant messages).
+    pub usage: Option<Usage>,
+}
+
+/// `UserMsg(name, content, ...)`: a `user` message; `finished_at` defaults to
+/// `created_at`. Errors: [`MsgError::RoleViolation`] for blocks other than text/data.
+pub fn user_msg(name: impl Into<String>, content: impl Into<MsgContent>, options: MsgOptions) -> Result<Msg, MsgError> {
+    let options = MsgOptions {
+        structured_output: None,
+        usage: None,
+        ..options
+    };
+    build(name.into(), Role::User, content.into(), options)
+}
+
+/// `AssistantMsg(name, content, ...)`: an `assistant` message; `finished_at` stays null
+/// unless given. The reference service opens a streamed reply with
+/// `assistant_msg(name, vec![], MsgOptions { id: Some(reply_id), .. })`.
+pub fn assistant_msg(
+    name: impl Into<String>,
+    content: impl Into<MsgContent>,
+    options: MsgOptions,
+) -> Result<Msg, MsgError> {
+    build(name.into(), Role::Assistant, content.into(), options)
+}
+
+/// `SystemMsg(name, content, ...)`: a `system` message; `finished_at` defaults to
+/// `created_at`. Errors: [`MsgError::RoleViolation`] for blocks other than text.
+pub fn system_msg(
+    name: impl Into<String>,
+    content: impl Into<MsgContent>,
+    options: MsgOptions,
+) -> Result<Msg, MsgError> {
+    let options = MsgOptions {
+        structured_output: None,
+        usage: None,
+        ..options
+    };
+    build(name.into(), Role::System, content.into(), options)
+}
+
+fn non_empty(s: Option<String>) -> Option<String> {
+    s.filter(|s| !s.is_empty())
+}
+
+fn build(name: String, role: Role, content: MsgContent, o: MsgOptions) -> Result<Msg, MsgError> {
+    let content = match content {
+        MsgContent::Text(text) => vec![ContentBlock::Text(TextBlock::new(text))],
+        MsgContent::Blocks(blocks) => blocks,
+    };
+    let id = non_empty(o.id).unwrap_or_else(generate_id);
+    let created_at = non_empty(o.created_at).unwrap_or_else(generate_timestamp);
+    let finished_at = match (role, o.finished_at) {
+        (Role::Assistant, f) => f,
+        (_, None) => Some(created_at.clone()),
+        (_, f) => f,
+    };
+    let mut msg = Msg::with_parts(name, role, content, id, created_at)?;
+    msg.metadata = o.metadata.unwrap_or_default();
+    msg.finished_at = finished_at;
+    msg.finished_reason = o.finished_reason;
+    msg.structured_output = o.structured_output;
+    msg.usage = o.usage;
+    Ok(msg)
+}
+
+/// Checks the role rules of the reference's `model_validator` (REFERENCE.md §2).
+pub fn validate_role(role: Role, content: &[ContentBlock]) -> Result<(), MsgError> {
+    let allowed: &[BlockKind] = match role {
+        Role::User => &[BlockKind::Text, BlockKind::Data],
+        Role::System => &[BlockKind::Text],
+        Role::Assistant => return Ok(()),
+    };
+    if content.iter().all(|b| allowed.contains(&b.kind())) {
+        return Ok(());
+    }
+    Err(MsgError::RoleViolation(match role {
+        Role::User => "User message can only contain text blocks or data blocks.",
+        _ => "System message can only contain text blocks.",
+    }))
+}
+
+impl Msg {
+    /// A message with a generated id, `created_at = now`, empty metadata and null
+    /// optional fields (the pydantic constructor `Msg(name=, content=, role=)`).
+    ///
+    /// Errors: [`MsgError::RoleViolation`] when `content` breaks the role rules.
+    pub fn new(name: impl Into<String>, role: Role, content: Vec<ContentBlock>) -> Result<Msg, MsgError> {
+        Msg::with_parts(name.into(), role, content, generate_id(), generate_timestamp())
+    }
+
+    fn with_parts(
+        name: String,
+        role: Role,
+        content: Vec<ContentBlock>,
+        id: String,
+        created_at: String,
+    ) -> Result<Msg, MsgError> {
+        validate_role(role, &content)?;
+        let blocks = vec![0; content.len()];
+        Ok(Msg {
+            name,
+            content,
+            role,
+            id,
+            metadata: Map::new(),
+            created_at,
+            usage: None,
+            finished_at: None,
+            finished_reason: None,
+            structured_output: None,
+            error: None,
+            index: BlockIndex::default(),
+            revisions: Revisions { msg: 0, blocks },
+        })
+    }
+
+    /// The content blocks, in order.
+    pub fn content(&self) -> &[ContentBlock] {
+        &self.content
+    }
+
+    /// Mutable access to the content list. Like attribute assignment in the reference it
+    /// skips role validation; it marks every block as changed and resets the block index.
+    pub fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
+        self.index = BlockIndex::default();
+        self.revisions.msg += 1;
+        self.revisions.blocks.clear();
+        &mut self.content
+    }
+
+    /// A counter that grows whenever the message changes (through `append_event`,
+    /// `append_usage` or `content_mut`). Field assignments made directly do not count.
+    pub fn revision(&self) -> u64 {
+        self.revisions.msg
+    }
+
+    /// The [`Msg::revision`] at which block `i` last changed (0 for blocks unchanged
+    /// since the message was built), or `None` when `i` is out of range. A renderer can
+    /// re-encode only the blocks whose revision is newer than the one it last saw.
+    pub fn block_revision(&self, i: usize) -> Option<u64> {
+        if i >= self.content.len() {
+            return None;
+        }
+        Some(self.revisions.blocks.get(i).copied().unwrap_or(self.revisions.msg))
+    }
+
+    /// Parses wire JSON and validates it like `Msg.model_validate_json`.
+    ///
+    /// Errors: `invalid_json` (not JSON), `invalid_msg`, `invalid_role`,
+    /// `invalid_content`, `invalid_url`, `role_violation`.
+    pub fn from_json(json: &str) -> Result<Msg, MsgError> {
+        let value: Value = serde_json::from_str(json).map_err(|e| MsgError::InvalidJson(e.to_string()))?;
+        Msg::from_value(value)
+    }
+
+    /// Validates a parsed JSON value like `Msg.model_validate(dict)`; missing `id`,
+    /// `created_at` and `metadata` are filled from the factories, extra keys dropped.
+    pub fn from_value(value: Value) -> Result<Msg, MsgError> {
+        let Value::Object(mut map) = value else {
+            return Err(MsgError::InvalidMsg("Input should be a valid dictionary".into()));
+        };
+        let role = match map.get("role") {
+            Some(Value::String(s)) => Role::parse(s).ok_or(MsgError::InvalidRole)?,
+            Some(_) => return Err(MsgError::InvalidRole),
+            None => return Err(MsgError::InvalidMsg("role: Field required".into())),
+        };
+        let content = match map.remove("content") {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| parse_block(i, item))
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(_) => return Err(MsgError::InvalidContent("Input should be a valid list".into())),
+            None => return Err(MsgError::InvalidMsg("content: Field required".into())),
+        };
+        let fields: MsgFields = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+            let path = e.path().to_string();
+            MsgError::InvalidMsg(format!("{path}: {}", e.into_inner()))
+        })?;
+        let mut msg = Msg::with_parts(fields.name, role, content, fields.id, fields.created_at)?;
+        msg.metadata = fields.metadata;
+        msg.usage = fields.usage;
+        msg.finished_at = fields.finished_at;
+        msg.finished_reason = fields.finished_reason;
+        msg.structured_output = fields.structured_output;
+        msg.error = fields.error;
+        Ok(msg)
+    }
+
+    /// Compact wire JSON (`model_dump_json`).
+    pub fn to_json(&self) -> String {
+        // serialising these types cannot fail: every map key is a string
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Wire JSON as a value (`model_dump(mode="json")`).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// `append_usage`: stores `usage` when there is none yet, else adds the four counters.
+    pub fn append_usage(&mut self, usage: &Usage) -> &mut Msg {
+        self.usage = Some(match self.usage {
+            None => *usage,
+            Some(u) => Usage {
+                input_tokens: u.input_tokens.saturating_add(usage.input_tokens),
+                output_tokens: u.output_tokens.saturating_add(usage.output_tokens),
+                cache_input_tokens: u.cache_input_tokens.saturating_add(usage.cache_input_tokens),
+                cache_creation_input_tokens: u
+                    .cache_creation_input_tokens
+                    .saturating_add(usage.cache_creation_input_tokens),
+            },
+        });
+        self.revisions.msg += 1;
+        self
+    }
+
+    /// `get_text_content(separator)`: the texts of all `text` blocks joined with
+    /// `separator` (the reference's default is `"\n"`); `None` when there is no text
+    /// block. Thinking, hint and tool outputs are not included.
+    pub fn get_text_content(&self, separator: &str) -> Option<String> {
+        let mut texts = self.content.iter().filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        });
+        let first = texts.next()?;
+        let mut out = first.to_owned();
+        for t in texts {
+            out.push_str(separator);
+            out.push_str(t);
+        }
+        Some(out)
+    }
+
+    /// `get_content_blocks(block_type)`: all blocks for `None`, else the blocks whose
+    /// `type` is one of `types` (unknown names match nothing; `[]` gives nothing).
+    pub fn get_content_blocks(&self, types: Option<&[&str]>) -> Vec<&ContentBlock> {
+        self.content.iter().filter(|b| matches_types(b, types)).collect()
+    }
+
+    /// `has_content_blocks(block_type)`: whether [`Msg::get_content_blocks`] would be
+    /// non-empty.
+    pub fn has_content_blocks(&self, types: Option<&[&str]>) -> bool {
+        self.content.iter().any(|b| matches_types(b, types))
+    }
+
+    /// Index of the first block with this `type` and `id` (the reference's
+    /// `_find_block`), O(1) amortised.
+    pub(crate) fn find_block(&mut self, kind: BlockKind, id: &str) -> Option<usize> {
+        let index = &mut self.index;
+        while index.indexed < self.content.len() {
+            let i = index.indexed;
+            let block = &self.content[i];
+            if !index.first.contains_key(block.id()) {
+                index.first.insert(block.id().to_owned(), [NONE; 6]);
+            }
+            if let Some(entry) = index.first.get_mut(block.id()) {
+                let s = &mut entry[slot(block.kind())];
+                if *s == NONE {
+                    *s = u32::try_from(i).unwrap_or(NONE);
+                }
+            }
+            index.indexed += 1;
+        }
+        let found = index.first.get(id)?[slot(kind)];
+        (found != NONE).then_some(found as usize)
+    }
+
+    /// Mutable block `i`, marked as changed.
+    pub(crate) fn block_mut(&mut self, i: usize) -> Option<&mut ContentBlock> {
+        self.touch(i);
+        self.content.get_mut(i)
+    }
+
+    /// Appends a block (no role check, like the reference's reducer).
+    pub(crate) fn push_block(&mut self, block: ContentBlock) {
+        self.content.push(block);
+        self.touch(self.content.len() - 1);
+    }
+
+    /// Marks the message (and block `i`, if any) as changed.
+    pub(crate) fn touch(&mut self, i: usize) {
+        self.revisions.msg += 1;
+        let blocks = &mut self.revisions.blocks;
+        if blocks.len() < self.content.len() {
+            blocks.resize(self.content.len(), self.revisions.msg);
+        }
+        if let Some(r) = blocks.get_mut(i) {
+            *r = self.revisions.msg;
+        }
+    }
+
+    /// Marks the message itself as changed (no block).
+    pub(crate) fn touch_msg(&mut self) {
+        self.revisions.msg += 1;
+    }
+}
+
+fn matches_types(block: &ContentBlock, types: Option<&[&str]>) -> bool {
+    match types {
+        None => true,
+        Some(types) => types.contains(&block.kind().as_str()),
+    }
+}
+
+/// Parses one content block, naming the position and field on error.
+fn parse_block(i: usize, item: Value) -> Result<ContentBlock, MsgError> {
+    let kind = item.get("type").and_then(Value::as_str);
+    if kind.and_then(BlockKind::parse).is_none() {
+        return Err(MsgError::InvalidContent(format!(
+            "content.{i}: block type {} is not one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
+            kind.map_or_else(|| "(missing)".to_owned(), |k| format!("{k:?}"))
+        )));
+    }
+    serde_path_to_error::deserialize(item).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if let Some(url) = inner.strip_prefix("Input should be a valid URL, ") {
+            MsgError::InvalidUrl(url.to_owned())
+        } else {
+            MsgError::InvalidContent(format!("content.{i}.{path}: {inner}"))
+        }
+    })
+}
+
+/// The fields of a message other than `content` and `role`, with their defaults.
+#[derive(Deserialize)]
+struct MsgFields {
+    name: String,
+    #[serde(default = "generate_id")]
+    id: String,
+    #[serde(default)]
+    metadata: Map<String, Value>,
+    #[serde(default = "generate_timestamp")]
+    created_at: String,
+    #[serde(default)]
+    usage: Option<Usage>,
+    #[serde(default)]
+    finished_at: Option<String>,
+    #[serde(default)]
+    finished_reason: Option<ReplyFinishedReason>,
+    #[serde(default)]
+    structured_output: Option<Map<String, Value>>,
+    #[serde(default)]
+    error: Option<ErrorInfo>,
+}

@@ -1,0 +1,164 @@
+//! The conformance cases through the `agentscope-message` CLI (events framed as JSON
+//! Lines, a JSON array and SSE in turn), and the CLI's error reporting.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::*;
+use serde_json::Value;
+
+fn cli(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cli starts");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("cli ends")
+}
+
+fn frame(events: &[Value], style: usize) -> String {
+    match style % 3 {
+        0 => events.iter().map(|e| format!("{e}\n")).collect(),
+        1 => serde_json::to_string_pretty(events).expect("json"),
+        _ => {
+            let frames: String = events.iter().map(|e| format!("data: {e}\n\n: heartbeat\n\n")).collect();
+            format!(": stream start\nretry: 1000\n\n{frames}")
+        }
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_conformance_case_through_the_cli() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut failures = Vec::new();
+    for (i, (name, case)) in conformance_cases().iter().enumerate() {
+        let events = case["events"].as_array().cloned().unwrap_or_default();
+        let stream = write(tmp.path(), &format!("{name}.events"), &frame(&events, i));
+        let mut args = vec!["replay".to_owned()];
+        if !case["initial"].is_null() {
+            args.push("--initial".into());
+            args.push(write(
+                tmp.path(),
+                &format!("{name}.msg.json"),
+                &case["initial"].to_string(),
+            ));
+        }
+        args.push(stream);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        match case.get("expected_error").and_then(Value::as_str) {
+            None => {
+                let out = cli(&args, None);
+                if !out.status.success() {
+                    failures.push(format!(
+                        "{name}: exit {:?}: {}",
+                        out.status,
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                    continue;
+                }
+                let mut actual: Value = serde_json::from_slice(&out.stdout).expect("stdout JSON");
+                let mut expected = case["expected"].clone();
+                let paths = volatile_paths(case);
+                null_paths(&mut actual, &paths);
+                null_paths(&mut expected, &paths);
+                failures.extend(json_diff(&actual, &expected, name));
+            }
+            Some(kind) => {
+                let code = our_code(kind);
+                let out = if case["kind"] == "construct" {
+                    cli(&["validate", "-"], Some(case["initial"].to_string().as_bytes()))
+                } else {
+                    cli(&args[..1].iter().chain(args.last()).copied().collect::<Vec<_>>(), None)
+                };
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let want = match case["kind"].as_str() {
+                    Some("construct") => format!("error[{code}]: "),
+                    _ => format!("error[{code}] at event {}: ", events.len()),
+                };
+                if out.status.code() != Some(1) || !stderr.starts_with(&want) || !out.stdout.is_empty() {
+                    failures.push(format!(
+                        "{name}: exit {:?}, stderr {stderr:?}, want {want:?}",
+                        out.status.code()
+                    ));
+                }
+                if let Some(text) = case.get("expected_error_message").and_then(Value::as_str) {
+                    if stderr.trim_end() != format!("{want}{text}") {
+                        failures.push(format!("{name}: stderr {stderr:?}, want message {text:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn reads_standard_input_and_reports_the_first_bad_event() {
+    let ok = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}
+{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}
+{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"hi"}
+"#;
+    let out = cli(&["replay", "-"], Some(ok.as_bytes()));
+    assert!(out.status.success());
+    let msg: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(msg["content"][0]["text"], "hi");
+    assert_eq!(msg["name"], "Friday");
+    assert_eq!(msg["id"], "r");
+
+    let bad = format!("{ok}{{\"type\":\"TEXT_BLOCK_DELTA\",\"reply_id\":\"r\",\"block_id\":\"t\",\"delta\":5}}\n");
+    let out = cli(&["replay"], Some(bad.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error[invalid_event] at event 4: TEXT_BLOCK_DELTA: field `delta`: invalid type: integer `5`, expected a string at line 1 column 66"
+    );
+
+    let out = cli(&["replay"], Some(b"{\"type\": \"REPLY_START\",\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_json] at event 1: "));
+
+    let out = cli(&["replay"], Some(b"[{\"type\":\"CUSTOM\",\"name\":\"x\"}, nope]"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_json] at event 2: "));
+}
+
+#[test]
+fn a_stream_without_reply_start_is_an_error() {
+    let out = cli(&["replay"], Some(b""));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error[no_reply]: no REPLY_START in the stream and no initial message to apply events to"
+    );
+}
+
+#[test]
+fn validate_accepts_a_stored_message() {
+    let msg = common::root().join("examples/recordings/c_react_3_tools_2_iters/final_msg.json");
+    let out = cli(&["validate", &msg.to_string_lossy()], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = cli(
+        &["validate", "-"],
+        Some(b"{\"name\": \"n\", \"role\": \"tool\", \"content\": []}"),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error[invalid_role]: Input should be 'user', 'assistant' or 'system'"
+    );
+}
