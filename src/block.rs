@@ -4,7 +4,11 @@
 //! order, tagged by `type`. Missing `id` / `created_at` are filled from the factories
 //! ([`crate::factory`]) when a block is parsed, as pydantic's `default_factory` does.
 
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::factory::{generate_id, generate_timestamp};
@@ -16,6 +20,7 @@ fn now_some() -> Option<String> {
 
 /// The `type` of a content block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
     /// `text`
@@ -63,6 +68,7 @@ impl BlockKind {
 
 /// A block of text. Wire: `{type: "text", text, id, created_at, finished_at}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct TextBlock {
     /// The text.
     pub text: String,
@@ -102,6 +108,7 @@ impl TextBlock {
 /// ...extras}`; unknown keys (e.g. Anthropic `signature`) are kept after the declared
 /// ones (`extra="allow"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ThinkingBlock {
     /// The reasoning text.
     pub thinking: String,
@@ -116,6 +123,7 @@ pub struct ThinkingBlock {
     pub finished_at: Option<String>,
     /// Extra keys, in input order.
     #[serde(flatten)]
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub extra: Map<String, Value>,
     #[serde(skip)]
     pub(crate) pending: Option<u16>,
@@ -138,6 +146,7 @@ impl ThinkingBlock {
 /// Binary data (image, audio, file). Wire: `{type: "data", id, source, name, created_at,
 /// finished_at}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct DataBlock {
     /// Block id (generated when absent).
     #[serde(default = "generate_id")]
@@ -169,7 +178,8 @@ impl DataBlock {
 }
 
 /// A text or data block: the items of a hint list and of a tool result's output.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(tag = "type")]
 pub enum TextOrData {
     /// `{type: "text", ...}`
@@ -181,7 +191,8 @@ pub enum TextOrData {
 }
 
 /// A string or a list of text / data blocks (`HintBlock.hint`, `ToolResultBlock.output`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(untagged)]
 pub enum TextOrBlocks {
     /// A plain string.
@@ -193,6 +204,7 @@ pub enum TextOrBlocks {
 /// A hint for the model (e.g. a system reminder). Wire: `{type: "hint", hint, id, source,
 /// created_at, finished_at}`; `finished_at` defaults to now, not null.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct HintBlock {
     /// The hint: a string or text/data blocks.
     pub hint: TextOrBlocks,
@@ -212,6 +224,7 @@ pub struct HintBlock {
 
 /// State of a tool call: `pending`, `asking`, `allowed`, `submitted`, `finished`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCallState {
     /// Not yet decided.
@@ -229,6 +242,7 @@ pub enum ToolCallState {
 
 /// State of a tool result: `success`, `error`, `interrupted`, `denied`, `running`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolResultState {
     /// Finished successfully.
@@ -246,6 +260,7 @@ pub enum ToolResultState {
 
 /// What a permission rule does: `allow`, `deny`, `ask`, `passthrough`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum PermissionBehavior {
     /// Allow the call.
@@ -261,6 +276,7 @@ pub enum PermissionBehavior {
 /// A permission rule suggested with a tool call. Wire: `{tool_name, rule_content,
 /// behavior, source}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct PermissionRule {
     /// The tool the rule applies to.
     pub tool_name: String,
@@ -276,6 +292,7 @@ pub struct PermissionRule {
 /// created_at, finished_at}`; `input` is the raw JSON string of the arguments, never
 /// parsed here (it may be truncated JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ToolCallBlock {
     /// The tool call id (required).
     pub id: String,
@@ -318,6 +335,7 @@ impl ToolCallBlock {
 /// A tool result. Wire: `{type: "tool_result", id, name, output, state, metadata,
 /// created_at, finished_at}`; `id` is the tool call's id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ToolResultBlock {
     /// The id of the tool call this answers (required).
     pub id: String,
@@ -330,6 +348,7 @@ pub struct ToolResultBlock {
     pub state: ToolResultState,
     /// Free-form metadata (key order kept).
     #[serde(default)]
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub metadata: Map<String, Value>,
     /// When the block was created.
     #[serde(default = "generate_timestamp")]
@@ -355,7 +374,8 @@ impl ToolResultBlock {
 }
 
 /// One block of a message's `content`, tagged by `type` on the wire.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(tag = "type")]
 pub enum ContentBlock {
     /// `text`
@@ -401,5 +421,89 @@ impl ContentBlock {
             ContentBlock::ToolCall(b) => &b.id,
             ContentBlock::ToolResult(b) => &b.id,
         }
+    }
+}
+
+/// Deserialises a `type`-tagged union from serde_json: reads the tag, then the variant's
+/// struct from the same text. (serde's own internally tagged enums buffer the value and
+/// instantiate every struct's deserialiser twice, which costs a lot of .wasm.)
+pub(crate) fn deserialize_tagged<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    expected: &'static str,
+    pick: fn(&str, &str) -> Option<serde_json::Result<T>>,
+) -> Result<T, D::Error> {
+    #[derive(Deserialize)]
+    struct Tag<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<Cow<'a, str>>,
+    }
+    let raw = Box::<RawValue>::deserialize(deserializer)?;
+    let tag: Tag = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
+    let kind = tag.kind.ok_or_else(|| D::Error::missing_field("type"))?;
+    match pick(&kind, raw.get()) {
+        Some(result) => result.map_err(|e| D::Error::custom(without_position(&e))),
+        None => Err(D::Error::custom(format!("unknown type {kind:?}, expected {expected}"))),
+    }
+}
+
+/// A serde_json error's text without " at line L column C" (which would point into a
+/// fragment, not the input).
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).map(str::to_owned).unwrap_or(text)
+}
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_tagged(
+            deserializer,
+            "one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
+            |kind, json| {
+                Some(match kind {
+                    "text" => serde_json::from_str(json).map(ContentBlock::Text),
+                    "thinking" => serde_json::from_str(json).map(|mut b: ThinkingBlock| {
+                        // the tag is not one of the extra keys
+                        b.extra.shift_remove("type");
+                        ContentBlock::Thinking(b)
+                    }),
+                    "data" => serde_json::from_str(json).map(ContentBlock::Data),
+                    "hint" => serde_json::from_str(json).map(ContentBlock::Hint),
+                    "tool_call" => serde_json::from_str(json).map(ContentBlock::ToolCall),
+                    "tool_result" => serde_json::from_str(json).map(ContentBlock::ToolResult),
+                    _ => return None,
+                })
+            },
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for TextOrData {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_tagged(deserializer, "'text' or 'data'", |kind, json| {
+            Some(match kind {
+                "text" => serde_json::from_str(json).map(TextOrData::Text),
+                "data" => serde_json::from_str(json).map(TextOrData::Data),
+                _ => return None,
+            })
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for TextOrBlocks {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        let json = raw.get();
+        let result = if json.starts_with('"') {
+            serde_json::from_str(json).map(TextOrBlocks::Text)
+        } else {
+            serde_json::from_str(json).map(TextOrBlocks::Blocks)
+        };
+        result.map_err(|e| {
+            D::Error::custom(format!(
+                "a string or a list of text/data blocks: {}",
+                without_position(&e)
+            ))
+        })
     }
 }

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::block::{PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
@@ -18,6 +19,7 @@ use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 
 /// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum FinishedReason {
     /// The call finished.
@@ -30,6 +32,7 @@ pub enum FinishedReason {
 /// The user's answer to one tool call of a `REQUIRE_USER_CONFIRM`. Wire: `{confirmed,
 /// tool_call, rules}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ConfirmResult {
     /// Whether the call may run.
     pub confirmed: bool,
@@ -40,36 +43,65 @@ pub struct ConfirmResult {
     pub rules: Option<Vec<PermissionRule>>,
 }
 
-fn default_role() -> Role {
-    Role::Assistant
-}
-
 macro_rules! count {
     () => { 0usize };
     ($head:ident $($tail:ident)*) => { 1usize + count!($($tail)*) };
+}
+
+/// `take!(tag, raw, field, Type)` reads a required field of a [`RawEvent`];
+/// `take!(tag, raw, field, Type, default)` one with a default.
+macro_rules! take {
+    ($tag:expr, $raw:ident, $field:ident, $fty:ty) => {
+        match field::<$fty>($tag, $raw.$field, stringify!($field))? {
+            Some(value) => value,
+            None => return Err(missing_field($tag, stringify!($field))),
+        }
+    };
+    ($tag:expr, $raw:ident, $field:ident, $fty:ty, $default:expr) => {
+        field::<$fty>($tag, $raw.$field, stringify!($field))?.unwrap_or_else(|| $default)
+    };
 }
 
 macro_rules! events {
     ($(
         $(#[$doc:meta])*
         $variant:ident($name:ident) = $tag:literal {
-            $( $(#[$fattr:meta])* $field:ident : $fty:ty ),* $(,)?
+            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty ),* $(,)?
         }
     )*) => {
         $(
             $(#[$doc])*
-            #[derive(Debug, Clone, PartialEq, Deserialize)]
+            #[derive(Debug, Clone, PartialEq)]
+            #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
             pub struct $name {
                 /// Event id (generated when absent).
-                #[serde(default = "generate_id")]
+                #[cfg_attr(feature = "wasm", serde(default))]
                 pub id: String,
-                /// When the event was made (ISO 8601 string, not validated).
-                #[serde(default = "generate_timestamp")]
+                /// When the event was made (ISO 8601 string, not validated; now when absent).
+                #[cfg_attr(feature = "wasm", serde(default))]
                 pub created_at: String,
-                /// Free-form metadata (key order kept).
-                #[serde(default)]
+                /// Free-form metadata (key order kept; `{}` when absent).
+                #[cfg_attr(feature = "wasm", serde(default), tsify(type = "Record<string, unknown>"))]
                 pub metadata: Map<String, Value>,
-                $( $(#[$fattr])* pub $field: $fty, )*
+                $(
+                    $(#[$fattr])*
+                    $(
+                        #[doc = concat!("\n\nDefault when absent or null: `", stringify!($default), "`.")]
+                        #[cfg_attr(feature = "wasm", serde(default))]
+                    )?
+                    pub $field: $fty,
+                )*
+            }
+
+            impl $name {
+                fn from_raw(raw: RawEvent<'_>) -> Result<$name, MsgError> {
+                    Ok($name {
+                        id: take!($tag, raw, id, String, generate_id()),
+                        created_at: take!($tag, raw, created_at, String, generate_timestamp()),
+                        metadata: take!($tag, raw, metadata, Map<String, Value>, Map::new()),
+                        $( $field: take!($tag, raw, $field, $fty $(, $default)?), )*
+                    })
+                }
             }
 
             impl Serialize for $name {
@@ -91,11 +123,12 @@ macro_rules! events {
             }
         )*
 
-        /// One of the 28 AgentScope events (`AgentEvent`). Serialises to the wire JSON of
-        /// its variant.
+        /// One of the 28 AgentScope events (`AgentEvent`), tagged by `type`. Serialises to
+        /// the wire JSON of its variant.
         #[derive(Debug, Clone, PartialEq)]
+        #[cfg_attr(feature = "wasm", derive(tsify::Tsify), serde(tag = "type"))]
         pub enum AgentEvent {
-            $( $(#[$doc])* $variant($name), )*
+            $( $(#[$doc])* #[cfg_attr(feature = "wasm", serde(rename = $tag))] $variant($name), )*
         }
 
         /// The `type` of an event; its wire string is `as_str()` (e.g. `TEXT_BLOCK_DELTA`).
@@ -135,9 +168,9 @@ macro_rules! events {
                 match self { $( AgentEvent::$variant(e) => &e.created_at, )* }
             }
 
-            fn decode_as(event_type: EventType, json: &str) -> Result<AgentEvent, MsgError> {
+            fn from_raw(event_type: EventType, raw: RawEvent<'_>) -> Result<AgentEvent, MsgError> {
                 match event_type {
-                    $( EventType::$variant => decode::<$name>($tag, json).map(AgentEvent::$variant), )*
+                    $( EventType::$variant => $name::from_raw(raw).map(AgentEvent::$variant), )*
                 }
             }
         }
@@ -160,8 +193,7 @@ events! {
         /// Speaker name.
         name: String,
         /// Speaker role (default `assistant`).
-        #[serde(default = "default_role")]
-        role: Role,
+        [Role::Assistant] role: Role,
     }
     /// `REPLY_END`: the reply ended.
     ReplyEnd(ReplyEndEvent) = "REPLY_END" {
@@ -170,11 +202,9 @@ events! {
         /// The reply.
         reply_id: String,
         /// Why it ended (default `completed`).
-        #[serde(default)]
-        finished_reason: ReplyFinishedReason,
+        [Default::default()] finished_reason: ReplyFinishedReason,
         /// The error, or null.
-        #[serde(default)]
-        error: Option<ErrorInfo>,
+        [Default::default()] error: Option<ErrorInfo>,
     }
     /// `MODEL_CALL_START`: a model call begins.
     ModelCallStart(ModelCallStartEvent) = "MODEL_CALL_START" {
@@ -192,14 +222,11 @@ events! {
         /// Completion tokens.
         output_tokens: i64,
         /// Cached prompt tokens read.
-        #[serde(default)]
-        cache_input_tokens: i64,
+        [Default::default()] cache_input_tokens: i64,
         /// Cached prompt tokens written.
-        #[serde(default)]
-        cache_creation_input_tokens: i64,
+        [Default::default()] cache_creation_input_tokens: i64,
         /// Why the call ended (ignored by the reducer).
-        #[serde(default)]
-        finished_reason: FinishedReason,
+        [Default::default()] finished_reason: FinishedReason,
     }
     /// `TEXT_BLOCK_START`: a text block opens.
     TextBlockStart(TextBlockStartEvent) = "TEXT_BLOCK_START" {
@@ -215,6 +242,7 @@ events! {
         /// The block.
         block_id: String,
         /// The text to append.
+        #[cfg_attr(feature = "wasm", tsify(type = "string"))]
         delta: Delta,
     }
     /// `TEXT_BLOCK_END`: a text block closes, optionally with its final text.
@@ -224,8 +252,8 @@ events! {
         /// The block.
         block_id: String,
         /// When not null, replaces the block's text.
-        #[serde(default)]
-        text: Option<Delta>,
+        #[cfg_attr(feature = "wasm", tsify(type = "string | null"))]
+        [Default::default()] text: Option<Delta>,
     }
     /// `DATA_BLOCK_START`: a data block opens with an empty base64 source.
     DataBlockStart(DataBlockStartEvent) = "DATA_BLOCK_START" {
@@ -236,8 +264,7 @@ events! {
         /// MIME type.
         media_type: String,
         /// File name, or null.
-        #[serde(default)]
-        name: Option<String>,
+        [Default::default()] name: Option<String>,
     }
     /// `DATA_BLOCK_DELTA`: a base64 chunk (`data`) or a URL (`url`); exactly one is set.
     DataBlockDelta(DataBlockDeltaEvent) = "DATA_BLOCK_DELTA" {
@@ -248,11 +275,9 @@ events! {
         /// MIME type (ignored for base64 chunks).
         media_type: String,
         /// A base64 chunk, or null.
-        #[serde(default)]
-        data: Option<String>,
+        [Default::default()] data: Option<String>,
         /// A URL, or null.
-        #[serde(default)]
-        url: Option<String>,
+        [Default::default()] url: Option<String>,
     }
     /// `DATA_BLOCK_END`: a data block closes.
     DataBlockEnd(DataBlockEndEvent) = "DATA_BLOCK_END" {
@@ -275,6 +300,7 @@ events! {
         /// The block.
         block_id: String,
         /// The text to append.
+        #[cfg_attr(feature = "wasm", tsify(type = "string"))]
         delta: Delta,
     }
     /// `THINKING_BLOCK_END`: a thinking block closes.
@@ -291,8 +317,7 @@ events! {
         /// The new block's id.
         block_id: String,
         /// Source label, or null.
-        #[serde(default)]
-        source: Option<String>,
+        [Default::default()] source: Option<String>,
         /// The hint: a string or text/data blocks.
         hint: TextOrBlocks,
     }
@@ -312,6 +337,7 @@ events! {
         /// The call id.
         tool_call_id: String,
         /// The text to append to `input`.
+        #[cfg_attr(feature = "wasm", tsify(type = "string"))]
         delta: Delta,
     }
     /// `TOOL_CALL_END`: the call's arguments are complete.
@@ -337,6 +363,7 @@ events! {
         /// The call id.
         tool_call_id: String,
         /// The text to append.
+        #[cfg_attr(feature = "wasm", tsify(type = "string"))]
         delta: Delta,
     }
     /// `TOOL_RESULT_DATA_DELTA`: a data chunk (`data`) or URL (`url`) for a tool result;
@@ -347,16 +374,13 @@ events! {
         /// The call id.
         tool_call_id: String,
         /// The data block's id (generated when absent).
-        #[serde(default = "generate_id")]
-        block_id: String,
+        [generate_id()] block_id: String,
         /// MIME type.
         media_type: String,
         /// A base64 chunk, or null.
-        #[serde(default)]
-        data: Option<String>,
+        [Default::default()] data: Option<String>,
         /// A URL, or null.
-        #[serde(default)]
-        url: Option<String>,
+        [Default::default()] url: Option<String>,
     }
     /// `TOOL_RESULT_END`: a tool result is complete; the call becomes `finished`.
     ToolResultEnd(ToolResultEndEvent) = "TOOL_RESULT_END" {
@@ -412,14 +436,112 @@ events! {
         /// The event name.
         name: String,
         /// Free-form payload.
-        #[serde(default)]
-        value: Map<String, Value>,
+        #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
+        [Default::default()] value: Map<String, Value>,
     }
+}
+
+/// Every key any event may have, each kept as raw JSON text (`null` counts as absent).
+/// One pass over the event's text fills it; each event type then converts only its own
+/// fields, so a key an event does not declare never makes it invalid (as in pydantic).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    event_type: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    created_at: Option<&'a RawValue>,
+    #[serde(borrow)]
+    metadata: Option<&'a RawValue>,
+    #[serde(borrow)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    reply_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow)]
+    finished_reason: Option<&'a RawValue>,
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
+    #[serde(borrow)]
+    model_name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    input_tokens: Option<&'a RawValue>,
+    #[serde(borrow)]
+    output_tokens: Option<&'a RawValue>,
+    #[serde(borrow)]
+    cache_input_tokens: Option<&'a RawValue>,
+    #[serde(borrow)]
+    cache_creation_input_tokens: Option<&'a RawValue>,
+    #[serde(borrow)]
+    block_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    delta: Option<&'a RawValue>,
+    #[serde(borrow)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow)]
+    media_type: Option<&'a RawValue>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+    #[serde(borrow)]
+    url: Option<&'a RawValue>,
+    #[serde(borrow)]
+    source: Option<&'a RawValue>,
+    #[serde(borrow)]
+    hint: Option<&'a RawValue>,
+    #[serde(borrow)]
+    tool_call_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    tool_call_name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    state: Option<&'a RawValue>,
+    #[serde(borrow)]
+    tool_calls: Option<&'a RawValue>,
+    #[serde(borrow)]
+    confirm_results: Option<&'a RawValue>,
+    #[serde(borrow)]
+    execution_results: Option<&'a RawValue>,
+    #[serde(borrow)]
+    value: Option<&'a RawValue>,
+}
+
+/// Converts one raw field; `Ok(None)` when it is absent or `null`. Kept out of line:
+/// one copy per field type instead of one per field.
+#[inline(never)]
+fn field<'a, T: Deserialize<'a>>(tag: &str, raw: Option<&'a RawValue>, name: &str) -> Result<Option<T>, MsgError> {
+    match raw.filter(|r| r.get() != "null") {
+        None => Ok(None),
+        Some(raw) => serde_json::from_str(raw.get())
+            .map(Some)
+            .map_err(|e| field_error(tag, name, &e)),
+    }
+}
+
+// The error builders stay out of line: inlined into each of the ~90 field conversions
+// they would take a large share of the .wasm.
+#[inline(never)]
+fn field_error(tag: &str, name: &str, e: &serde_json::Error) -> MsgError {
+    // the position is within the field's own text: drop it
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let why = text.strip_suffix(&suffix).unwrap_or(&text);
+    MsgError::InvalidEvent(format!("{tag}: field `{name}`: {why}"))
+}
+
+#[inline(never)]
+fn missing_field(tag: &str, name: &str) -> MsgError {
+    MsgError::InvalidEvent(format!("{tag}: missing field `{name}`"))
 }
 
 impl AgentEvent {
     /// Parses one event from wire JSON (what the service publishes per SSE frame or JSON
     /// Lines line), like `TypeAdapter(AgentEvent).validate_python(json.loads(s))`.
+    /// Missing `id` / `created_at` / `metadata` and defaulted fields are filled (the
+    /// factories of [`crate::factory`]); keys an event does not declare are ignored.
     ///
     /// Text deltas may hold lone UTF-16 surrogate escapes (see [`crate::delta`]).
     ///
@@ -427,24 +549,20 @@ impl AgentEvent {
     /// of the 28 events (unknown `type`, missing or mistyped field — the message names
     /// it — or not exactly one of `data` / `url`).
     pub fn from_json(json: &str) -> Result<AgentEvent, MsgError> {
-        #[derive(Deserialize)]
-        struct Tag<'a> {
-            #[serde(rename = "type", borrow, default)]
-            event_type: Option<Cow<'a, str>>,
-        }
-        let tag: Tag = serde_json::from_str(json).map_err(|e| {
+        let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
             if e.is_syntax() || e.is_eof() {
                 MsgError::InvalidJson(e.to_string())
             } else {
                 MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
             }
         })?;
-        let tag = tag
+        let tag = raw
             .event_type
+            .as_deref()
             .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))?;
         let event_type =
-            EventType::parse(&tag).ok_or_else(|| MsgError::InvalidEvent(format!("unknown event type {tag:?}")))?;
-        let event = AgentEvent::decode_as(event_type, json)?;
+            EventType::parse(tag).ok_or_else(|| MsgError::InvalidEvent(format!("unknown event type {tag:?}")))?;
+        let event = AgentEvent::from_raw(event_type, raw)?;
         check_one_source(&event)?;
         Ok(event)
     }
@@ -492,26 +610,6 @@ impl AgentEvent {
             AgentEvent::ExternalExecutionResult(e) => &e.reply_id,
         })
     }
-}
-
-/// Deserialises the event struct `T`, naming the offending field on error (the error
-/// path is only tracked on a second pass, so valid events pay nothing for it).
-fn decode<'de, T: Deserialize<'de>>(tag: &str, json: &'de str) -> Result<T, MsgError> {
-    if let Ok(event) = serde_json::from_str(json) {
-        return Ok(event);
-    }
-    let mut de = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." {
-            MsgError::InvalidEvent(format!("{tag}: {inner}"))
-        } else {
-            MsgError::InvalidEvent(format!("{tag}: field `{path}`: {inner}"))
-        }
-    })?;
-    de.end().map_err(|e| MsgError::InvalidJson(e.to_string()))?;
-    Ok(value)
 }
 
 /// `DATA_BLOCK_DELTA` / `TOOL_RESULT_DATA_DELTA`: exactly one of `data` and `url`.

@@ -38,6 +38,8 @@ mod reduce;
 mod replay;
 mod source;
 pub mod stream;
+#[cfg(feature = "wasm")]
+mod wasm;
 
 pub use block::{
     BlockKind, ContentBlock, DataBlock, HintBlock, PermissionBehavior, PermissionRule, TextBlock, TextOrBlocks,
@@ -48,8 +50,8 @@ pub use error::MsgError;
 pub use event::*;
 pub use factory::{generate_id, generate_timestamp, set_id_factory, set_timestamp_factory};
 pub use msg::{
-    ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, system_msg,
-    user_msg, validate_role,
+    ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
+    system_msg, user_msg, validate_role,
 };
 pub use replay::Replay;
 pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

@@ -1,9 +1,11 @@
 //! `Msg`, `Usage`, `ErrorInfo`, role validation, the factories and the query helpers
 //! (REFERENCE.md §2, §5, §6).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::block::{BlockKind, ContentBlock, TextBlock};
@@ -12,6 +14,7 @@ use crate::factory::{generate_id, generate_timestamp};
 
 /// Who speaks: `user`, `assistant` or `system`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// A person; content may hold text and data blocks only.
@@ -43,6 +46,7 @@ impl Role {
 /// Token usage, summed over the model calls of a reply. Wire: `{input_tokens,
 /// output_tokens, cache_input_tokens, cache_creation_input_tokens}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Usage {
     /// Prompt tokens.
     pub input_tokens: i64,
@@ -58,6 +62,7 @@ pub struct Usage {
 
 /// Why a reply ended: `completed`, `interrupted`, `exceed_max_iters`, `error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ReplyFinishedReason {
     /// The agent finished normally.
@@ -74,6 +79,7 @@ pub enum ReplyFinishedReason {
 /// Category of a reply error: `authentication`, `permission`, `rate_limit`,
 /// `invalid_request`, `upstream`, `connection`, `internal`, `setup`, `unknown`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum ErrorType {
@@ -91,6 +97,7 @@ pub enum ErrorType {
 
 /// The error a reply ended with. Wire: `{type, message}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ErrorInfo {
     /// The category (default `unknown`).
     #[serde(rename = "type", default)]
@@ -107,6 +114,7 @@ pub struct ErrorInfo {
 /// block in O(1) instead of scanning the list (the reference scans; the first match wins
 /// in both).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Msg {
     /// Speaker name.
     pub name: String,
@@ -116,6 +124,7 @@ pub struct Msg {
     /// Message id (the `reply_id` of the events that build it).
     pub id: String,
     /// Free-form metadata (key order kept).
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub metadata: Map<String, Value>,
     /// Creation time.
     pub created_at: String,
@@ -126,6 +135,7 @@ pub struct Msg {
     /// Why the reply ended, or null.
     pub finished_reason: Option<ReplyFinishedReason>,
     /// Structured output of the reply, or null.
+    #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown> | null"))]
     pub structured_output: Option<Map<String, Value>>,
     /// The error the reply ended with, or null.
     pub error: Option<ErrorInfo>,
@@ -371,42 +381,45 @@ impl Msg {
     /// Errors: `invalid_json` (not JSON), `invalid_msg`, `invalid_role`,
     /// `invalid_content`, `invalid_url`, `role_violation`.
     pub fn from_json(json: &str) -> Result<Msg, MsgError> {
-        let value: Value = serde_json::from_str(json).map_err(|e| MsgError::InvalidJson(e.to_string()))?;
-        Msg::from_value(value)
-    }
-
-    /// Validates a parsed JSON value like `Msg.model_validate(dict)`; missing `id`,
-    /// `created_at` and `metadata` are filled from the factories, extra keys dropped.
-    pub fn from_value(value: Value) -> Result<Msg, MsgError> {
-        let Value::Object(mut map) = value else {
-            return Err(MsgError::InvalidMsg("Input should be a valid dictionary".into()));
-        };
-        let role = match map.get("role") {
-            Some(Value::String(s)) => Role::parse(s).ok_or(MsgError::InvalidRole)?,
-            Some(_) => return Err(MsgError::InvalidRole),
+        let wire: MsgWire = serde_json::from_str(json).map_err(|e| {
+            if e.is_syntax() || e.is_eof() {
+                MsgError::InvalidJson(e.to_string())
+            } else {
+                MsgError::InvalidMsg(e.to_string())
+            }
+        })?;
+        let role = match wire.role.map(|r| serde_json::from_str::<String>(r.get())) {
+            Some(Ok(s)) => Role::parse(&s).ok_or(MsgError::InvalidRole)?,
+            Some(Err(_)) => return Err(MsgError::InvalidRole),
             None => return Err(MsgError::InvalidMsg("role: Field required".into())),
         };
-        let content = match map.remove("content") {
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| parse_block(i, item))
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(_) => return Err(MsgError::InvalidContent("Input should be a valid list".into())),
+        let content = match wire.content {
+            Some(raw) => parse_content(raw.get())?,
             None => return Err(MsgError::InvalidMsg("content: Field required".into())),
         };
-        let fields: MsgFields = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
-            let path = e.path().to_string();
-            MsgError::InvalidMsg(format!("{path}: {}", e.into_inner()))
-        })?;
-        let mut msg = Msg::with_parts(fields.name, role, content, fields.id, fields.created_at)?;
-        msg.metadata = fields.metadata;
-        msg.usage = fields.usage;
-        msg.finished_at = fields.finished_at;
-        msg.finished_reason = fields.finished_reason;
-        msg.structured_output = fields.structured_output;
-        msg.error = fields.error;
+        let name = wire
+            .name
+            .ok_or_else(|| MsgError::InvalidMsg("name: Field required".into()))?;
+        let mut msg = Msg::with_parts(
+            name,
+            role,
+            content,
+            wire.id.unwrap_or_else(generate_id),
+            wire.created_at.unwrap_or_else(generate_timestamp),
+        )?;
+        msg.metadata = wire.metadata;
+        msg.usage = wire.usage;
+        msg.finished_at = wire.finished_at;
+        msg.finished_reason = wire.finished_reason;
+        msg.structured_output = wire.structured_output;
+        msg.error = wire.error;
         Ok(msg)
+    }
+
+    /// Validates a parsed JSON value like `Msg.model_validate(dict)` (see
+    /// [`Msg::from_json`]).
+    pub fn from_value(value: Value) -> Result<Msg, MsgError> {
+        Msg::from_json(&value.to_string())
     }
 
     /// Compact wire JSON (`model_dump_json`).
@@ -458,6 +471,13 @@ impl Msg {
     /// `type` is one of `types` (unknown names match nothing; `[]` gives nothing).
     pub fn get_content_blocks(&self, types: Option<&[&str]>) -> Vec<&ContentBlock> {
         self.content.iter().filter(|b| matches_types(b, types)).collect()
+    }
+
+    /// Positions in `content` of the blocks [`Msg::get_content_blocks`] returns.
+    pub fn content_block_indices(&self, types: Option<&[&str]>) -> Vec<usize> {
+        (0..self.content.len())
+            .filter(|&i| matches_types(&self.content[i], types))
+            .collect()
     }
 
     /// `has_content_blocks(block_type)`: whether [`Msg::get_content_blocks`] would be
@@ -525,36 +545,58 @@ fn matches_types(block: &ContentBlock, types: Option<&[&str]>) -> bool {
     }
 }
 
-/// Parses one content block, naming the position and field on error.
-fn parse_block(i: usize, item: Value) -> Result<ContentBlock, MsgError> {
-    let kind = item.get("type").and_then(Value::as_str);
-    if kind.and_then(BlockKind::parse).is_none() {
+/// Parses a `content` list of wire-JSON blocks (no role check).
+///
+/// Errors: `invalid_content` (not a list, unknown block type, malformed block; the
+/// message names the position and field), `invalid_url`.
+pub fn parse_content(json: &str) -> Result<Vec<ContentBlock>, MsgError> {
+    let items: Vec<&RawValue> =
+        serde_json::from_str(json).map_err(|_| MsgError::InvalidContent("Input should be a valid list".into()))?;
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| parse_block(i, item.get()))
+        .collect()
+}
+
+/// Parses one content block, naming its position and type on error.
+fn parse_block(i: usize, json: &str) -> Result<ContentBlock, MsgError> {
+    #[derive(Deserialize)]
+    struct Tag<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<Cow<'a, str>>,
+    }
+    let kind = serde_json::from_str::<Tag>(json).ok().and_then(|t| t.kind);
+    let Some(kind) = kind.as_deref().and_then(BlockKind::parse) else {
         return Err(MsgError::InvalidContent(format!(
             "content.{i}: block type {} is not one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
             kind.map_or_else(|| "(missing)".to_owned(), |k| format!("{k:?}"))
         )));
-    }
-    serde_path_to_error::deserialize(item).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        if let Some(url) = inner.strip_prefix("Input should be a valid URL, ") {
-            MsgError::InvalidUrl(url.to_owned())
-        } else {
-            MsgError::InvalidContent(format!("content.{i}.{path}: {inner}"))
+    };
+    serde_json::from_str(json).map_err(|e| {
+        let text = e.to_string();
+        match text.strip_prefix("Input should be a valid URL, ") {
+            Some(url) => MsgError::InvalidUrl(url.split(" at line ").next().unwrap_or(url).to_owned()),
+            None => MsgError::InvalidContent(format!("content.{i}: {} block: {text}", kind.as_str())),
         }
     })
 }
 
-/// The fields of a message other than `content` and `role`, with their defaults.
+/// A message's wire JSON: `content` and `role` kept raw to be checked first.
 #[derive(Deserialize)]
-struct MsgFields {
-    name: String,
-    #[serde(default = "generate_id")]
-    id: String,
+struct MsgWire<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    role: Option<&'a RawValue>,
+    #[serde(default)]
+    id: Option<String>,
     #[serde(default)]
     metadata: Map<String, Value>,
-    #[serde(default = "generate_timestamp")]
-    created_at: String,
+    #[serde(default)]
+    created_at: Option<String>,
     #[serde(default)]
     usage: Option<Usage>,
     #[serde(default)]

@@ -13,7 +13,8 @@ use crate::error::MsgError;
 /// The source of a [`crate::DataBlock`]: inline base64 or a URL. Wire JSON is tagged by
 /// `type`: `{"type": "base64", "data", "media_type"}` or `{"type": "url", "url",
 /// "media_type"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(tag = "type")]
 pub enum DataSource {
     /// Inline data.
@@ -22,6 +23,18 @@ pub enum DataSource {
     /// Data behind a URL.
     #[serde(rename = "url")]
     Url(URLSource),
+}
+
+impl<'de> Deserialize<'de> for DataSource {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", |kind, json| {
+            Some(match kind {
+                "base64" => serde_json::from_str(json).map(DataSource::Base64),
+                "url" => serde_json::from_str(json).map(DataSource::Url),
+                _ => return None,
+            })
+        })
+    }
 }
 
 impl DataSource {
@@ -38,7 +51,9 @@ impl DataSource {
 /// until streamed chunks are appended to it; from then on it is kept as bytes and encoded
 /// only when serialised or read, so that accumulating N bytes costs O(N).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Base64Source {
+    #[cfg_attr(feature = "wasm", tsify(type = "string"))]
     data: Base64Data,
     /// MIME type, e.g. `image/png`.
     pub media_type: String,
@@ -135,6 +150,7 @@ impl<'de> Deserialize<'de> for Base64Data {
 /// (`https://example.com` → `https://example.com/`; scheme and host lower-cased; default
 /// port dropped; spaces and non-ASCII percent-encoded).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct URLSource {
     /// The normalised URL.
     #[serde(deserialize_with = "deserialize_url")]

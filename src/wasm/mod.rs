@@ -1,0 +1,85 @@
+//! The WebAssembly binding (feature `wasm`): a thin, mechanical layer over the core.
+//!
+//! Every export does the same three things: decode its argument inside the body (wire
+//! JSON text, parsed by the core's own decoder, so that browser and backend read events
+//! identically), call the core, encode the result (wire JSON text; the TS layer
+//! `JSON.parse`s it, so maps arrive as plain objects and `None` as `null`). Errors become
+//! a JS `Error` whose `name` is `MsgError` and whose `code` is [`MsgError::code`]; the TS
+//! layer rethrows it as its `MsgError` class. Nothing here panics.
+
+mod msg;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::error::MsgError;
+use crate::factory;
+
+/// A JS `Error` named `MsgError` with a stable `code` (see the Rust `MsgError`).
+pub(crate) fn js_error(error: &MsgError) -> JsValue {
+    let e = js_sys::Error::new(&error.to_string());
+    e.set_name("MsgError");
+    // setting a property on a fresh Error object cannot fail
+    let _ = Reflect::set(&e, &"code".into(), &error.code().into());
+    e.into()
+}
+
+thread_local! {
+    static ID_FACTORY: RefCell<Option<Function>> = const { RefCell::new(None) };
+    static TIMESTAMP_FACTORY: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+fn call_factory(slot: &'static std::thread::LocalKey<RefCell<Option<Function>>>) -> Option<String> {
+    slot.with(|f| {
+        f.borrow()
+            .as_ref()
+            .and_then(|f| f.call0(&JsValue::UNDEFINED).ok()?.as_string())
+    })
+}
+
+fn js_now() -> String {
+    js_sys::Date::new_0().to_iso_string().into()
+}
+
+/// Installs the JS clock as the default timestamp factory when the module starts (the
+/// core has no clock on wasm32-unknown-unknown).
+#[wasm_bindgen(start)]
+fn start() {
+    factory::set_timestamp_factory(Some(Arc::new(js_now)));
+}
+
+/// Replaces the id factory: `fn` returns a fresh id string; `null` restores the default
+/// (uuid4 as 32 lowercase hex characters). A call that throws or returns a non-string
+/// falls back to the default.
+#[wasm_bindgen(js_name = setIdFactory)]
+pub fn set_id_factory(factory: Option<Function>) {
+    let installed = factory.is_some();
+    ID_FACTORY.with(|slot| *slot.borrow_mut() = factory);
+    factory::set_id_factory(installed.then(|| {
+        Arc::new(|| call_factory(&ID_FACTORY).unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string()))
+            as factory::Factory
+    }));
+}
+
+/// Replaces the timestamp factory: `fn` returns a timestamp string; `null` restores the
+/// default (`new Date().toISOString()`, UTC with milliseconds). A call that throws or
+/// returns a non-string falls back to the default.
+#[wasm_bindgen(js_name = setTimestampFactory)]
+pub fn set_timestamp_factory(factory: Option<Function>) {
+    TIMESTAMP_FACTORY.with(|slot| *slot.borrow_mut() = factory);
+    factory::set_timestamp_factory(Some(Arc::new(|| {
+        call_factory(&TIMESTAMP_FACTORY).unwrap_or_else(js_now)
+    })));
+}
+
+/// Parses one event from wire JSON and returns its normalised wire JSON (defaults
+/// filled). Throws `MsgError` (`invalid_json`, `invalid_event`).
+#[wasm_bindgen(js_name = parseEvent)]
+pub fn parse_event(json: &str) -> Result<String, JsValue> {
+    crate::AgentEvent::from_json(json)
+        .map(|e| e.to_json())
+        .map_err(|e| js_error(&e))
+}
