@@ -1,5 +1,6 @@
 //! The conformance cases through the `agentscope-message` CLI (events framed as JSON
 //! Lines, a JSON array and SSE in turn), and the CLI's error reporting.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

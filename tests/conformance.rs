@@ -1,149 +1,32 @@
 //! Every golden case of `tests/fixtures/conformance/` (made by agentscope 2.0.11) through
 //! the library API: values and key order equal ignoring `volatile_paths`, the query
 //! helpers, and error codes / messages.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
-use agentscope_message::{AgentEvent, Msg, MsgError};
+use common::check::failures;
 use common::*;
-use serde_json::{Value, json};
-
-fn check_case(name: &str, case: &Value) -> Result<(), String> {
-    if case.get("expected_error").is_some() {
-        return check_error_case(name, case);
-    }
-    let mut msg = initial_msg(case);
-    for event in events(case) {
-        msg.append_event(&event)
-            .map_err(|e| format!("{name}: unexpected error {e}"))?;
-    }
-    let paths = volatile_paths(case);
-    let (mut actual, mut expected) = (msg.to_value(), case["expected"].clone());
-    null_paths(&mut actual, &paths);
-    null_paths(&mut expected, &paths);
-    if let Some(diff) = json_diff(&actual, &expected, name) {
-        return Err(diff);
-    }
-    check_queries(name, &msg, &case["queries"])?;
-    if let Some(text) = case.get("revalidation_error").and_then(Value::as_str) {
-        let err = Msg::from_value(case["expected"].clone()).err();
-        let want = text.strip_prefix("Value error, ").unwrap_or(text);
-        match err {
-            Some(e @ MsgError::RoleViolation(_)) if e.to_string() == want => {}
-            other => return Err(format!("{name}: revalidation gave {other:?}, want {want:?}")),
-        }
-    }
-    Ok(())
-}
-
-fn types(key: &str) -> Option<Vec<&str>> {
-    match key {
-        "null" => None,
-        "[]" => Some(vec![]),
-        k => Some(k.split(',').collect()),
-    }
-}
-
-fn check_queries(name: &str, msg: &Msg, q: &Value) -> Result<(), String> {
-    let fail =
-        |what: &str, got: &dyn std::fmt::Debug, want: &Value| Err(format!("{name}: {what} = {got:?}, want {want}"));
-    let text = msg.get_text_content("\n");
-    if json!(text) != q["get_text_content"] {
-        return fail("get_text_content()", &text, &q["get_text_content"]);
-    }
-    let sep = &q["get_text_content_sep"];
-    let text = msg.get_text_content(sep["separator"].as_str().unwrap_or_default());
-    if json!(text) != sep["result"] {
-        return fail("get_text_content(sep)", &text, &sep["result"]);
-    }
-    for (key, want) in q["has_content_blocks"].as_object().ok_or("has_content_blocks")? {
-        let t = types(key);
-        let got = msg.has_content_blocks(t.as_deref());
-        if json!(got) != *want {
-            return fail(&format!("has_content_blocks({key})"), &got, want);
-        }
-    }
-    for (key, want) in q["get_content_blocks_ids"]
-        .as_object()
-        .ok_or("get_content_blocks_ids")?
-    {
-        let t = types(key);
-        let got: Vec<&str> = msg.get_content_blocks(t.as_deref()).iter().map(|b| b.id()).collect();
-        if json!(got) != *want {
-            return fail(&format!("get_content_blocks({key}) ids"), &got, want);
-        }
-    }
-    for (key, want) in q["get_content_blocks_count"]
-        .as_object()
-        .ok_or("get_content_blocks_count")?
-    {
-        let t = types(key);
-        let got = msg.get_content_blocks(t.as_deref()).len();
-        if json!(got) != *want {
-            return fail(&format!("get_content_blocks({key}) count"), &got, want);
-        }
-    }
-    Ok(())
-}
-
-fn check_error_case(name: &str, case: &Value) -> Result<(), String> {
-    let want_code = our_code(case["expected_error"].as_str().ok_or("expected_error")?);
-    let err = match case["kind"].as_str() {
-        Some("construct") => Msg::from_value(case["initial"].clone()).err(),
-        Some("event") => AgentEvent::from_value(&case["events"][0]).err(),
-        Some("reduce") => {
-            let mut msg = initial_msg(case);
-            let mut events = events(case);
-            let last = events.pop().ok_or("no events")?;
-            for event in &events {
-                msg.append_event(event)
-                    .map_err(|e| format!("{name}: early error {e}"))?;
-            }
-            let before = msg.to_json();
-            let err = msg.append_event(&last).err();
-            if msg.to_json() != before {
-                return Err(format!("{name}: a rejected event changed the message"));
-            }
-            err
-        }
-        other => return Err(format!("{name}: unknown kind {other:?}")),
-    };
-    let err = err.ok_or_else(|| format!("{name}: no error, want {want_code}"))?;
-    if err.code() != want_code {
-        return Err(format!("{name}: code {} ({err}), want {want_code}", err.code()));
-    }
-    if let Some(text) = case.get("expected_error_message").and_then(Value::as_str) {
-        if err.to_string() != text {
-            return Err(format!("{name}: message {err:?}, want {text:?}"));
-        }
-    }
-    // where the reference's own message is the whole story, it must match too
-    let reference = case["reference_message"].as_str().unwrap_or_default();
-    let exact = ["invalid_base64", "invalid_url", "invalid_role", "invalid_content"];
-    if exact.contains(&want_code) && case["kind"] != "construct" && err.to_string() != reference {
-        return Err(format!(
-            "{name}: message {:?}, reference says {reference:?}",
-            err.to_string()
-        ));
-    }
-    Ok(())
-}
 
 #[test]
 fn every_conformance_case_passes() {
     let cases = conformance_cases();
     assert_eq!(cases.len(), 68, "the 68 golden cases are all present");
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|(name, case)| check_case(name, case).err())
-        .collect();
+    let failed = failures(cases.iter().map(|(name, case)| (name.as_str(), case.clone())));
     assert!(
-        failures.is_empty(),
+        failed.is_empty(),
         "{} of {} cases failed:\n{}",
-        failures.len(),
+        failed.len(),
         cases.len(),
-        failures.join("\n")
+        failed.join("\n")
     );
+}
+
+#[test]
+fn the_wasm_suites_embed_every_case() {
+    let embedded: Vec<&str> = common::embedded::CASES.iter().map(|(name, _)| *name).collect();
+    let on_disk: Vec<String> = conformance_cases().into_iter().map(|(name, _)| name).collect();
+    assert_eq!(embedded, on_disk);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Where the reference (agentscope 2.0.11) is wrong, this port is right: each divergence
 //! listed in the README is tested here.
+#![cfg(not(target_arch = "wasm32"))]
 
 use agentscope_message::{
     AgentEvent, Base64Source, ContentBlock, DataSource, Msg, MsgOptions, TextOrBlocks, TextOrData, assistant_msg,

@@ -1,4 +1,5 @@
 //! Injected id and timestamp factories (one test: the factories are process-wide).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,5 +1,6 @@
 //! The 15 real AgentScope streams of `examples/recordings/` (JSON Lines and SSE) replay
 //! to the `final_msg.json` the reference rebuilt, through the library and the CLI.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

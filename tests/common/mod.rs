@@ -1,10 +1,15 @@
 //! Helpers shared by the integration tests: fixture loading and wire-JSON comparison.
 #![allow(dead_code)]
 
+pub mod check;
+pub mod embedded;
+
+#[allow(unused_imports)]
+pub use check::*;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg};
 use serde_json::Value;
 
 pub fn root() -> PathBuf {
@@ -38,92 +43,6 @@ pub fn recordings() -> Vec<PathBuf> {
         .collect();
     dirs.sort();
     dirs
-}
-
-/// The error code this port reports for a fixture's `expected_error`. The reference's
-/// `reducer_exception` (AttributeError, a bug) is a typed `base64_after_url` here.
-pub fn our_code(expected_error: &str) -> &str {
-    match expected_error {
-        "reducer_exception" => "base64_after_url",
-        other => other,
-    }
-}
-
-/// The message a case starts from: its `initial`, or one opened from the first
-/// `REPLY_START` as the reference service does.
-pub fn initial_msg(case: &Value) -> Msg {
-    match &case["initial"] {
-        Value::Null => {
-            let start = &case["events"][0];
-            assert_eq!(
-                start["type"], "REPLY_START",
-                "a case without initial starts with REPLY_START"
-            );
-            let options = MsgOptions {
-                id: Some(start["reply_id"].as_str().expect("reply_id").to_owned()),
-                ..MsgOptions::default()
-            };
-            assistant_msg(start["name"].as_str().expect("name"), vec![], options).expect("assistant msg")
-        }
-        initial => Msg::from_value(initial.clone()).expect("initial msg is valid"),
-    }
-}
-
-pub fn events(case: &Value) -> Vec<AgentEvent> {
-    case["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .map(|e| AgentEvent::from_value(e).expect("event parses"))
-        .collect()
-}
-
-/// Sets every JSON pointer in `paths` that exists in `value` to null.
-pub fn null_paths(value: &mut Value, paths: &[String]) {
-    for p in paths {
-        if let Some(v) = value.pointer_mut(p) {
-            *v = Value::Null;
-        }
-    }
-}
-
-pub fn volatile_paths(case: &Value) -> Vec<String> {
-    case["volatile_paths"]
-        .as_array()
-        .map(|a| a.iter().map(|p| p.as_str().expect("pointer").to_owned()).collect())
-        .unwrap_or_default()
-}
-
-/// Where `actual` and `expected` differ in values **or** key order (compared as
-/// serialised text), or `None` when they are the same.
-pub fn json_diff(actual: &Value, expected: &Value, what: &str) -> Option<String> {
-    let (a, e) = (
-        serde_json::to_string_pretty(actual).expect("json"),
-        serde_json::to_string_pretty(expected).expect("json"),
-    );
-    if a == e {
-        return None;
-    }
-    let line = a.lines().zip(e.lines()).position(|(x, y)| x != y).unwrap_or(0);
-    let show = |s: &str| {
-        s.lines()
-            .skip(line.saturating_sub(3))
-            .take(8)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    Some(format!(
-        "{what}: differs at line {line}\n--- actual\n{}\n--- expected\n{}",
-        show(&a),
-        show(&e)
-    ))
-}
-
-/// Asserts equal values **and** equal key order.
-pub fn assert_same_json(actual: &Value, expected: &Value, what: &str) {
-    if let Some(diff) = json_diff(actual, expected, what) {
-        panic!("{diff}");
-    }
 }
 
 /// Recordings: nulls what the reducer makes up itself (recordings README): block

@@ -1,0 +1,55 @@
+// Assembles the npm package in pkg/ (ignored by git): the wasm core built with
+// `cargo rustc --crate-type cdylib`, JS glue and wire types from wasm-bindgen (web
+// target, weak refs), wasm-opt from the npm `binaryen` package, the compiled TS layer,
+// and pkg-template/. Prints the .wasm size and fails past the gzip budget.
+//
+// Usage: node scripts/build-pkg.mjs [--dev]   (--dev: no wasm-opt, faster)
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev");
+const GZIP_BUDGET = 150_000; // bytes, issue #3
+const run = (cmd, args, opts = {}) => {
+  console.log(`$ ${cmd} ${args.join(" ")}`);
+  execFileSync(cmd, args, { stdio: "inherit", cwd: root, ...opts });
+};
+const bin = (name) => join(root, "node_modules", ".bin", name);
+
+run("cargo", [
+  "rustc", "--lib", "--release", "--target", "wasm32-unknown-unknown",
+  "--no-default-features", "--features", "wasm", "--crate-type", "cdylib",
+]);
+const wasmIn = join(root, "target/wasm32-unknown-unknown/release/agentscope_message.wasm");
+const glue = join(root, "ts/wasm");
+rmSync(glue, { recursive: true, force: true });
+run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", glue, wasmIn]);
+const wasmOut = join(glue, "agentscope_message_bg.wasm");
+if (!dev) {
+  run(bin("wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", wasmOut, "-o", wasmOut]);
+}
+
+const pkg = join(root, "pkg");
+rmSync(pkg, { recursive: true, force: true });
+run(bin("tsc"), ["-p", "ts/tsconfig.json"]);
+cpSync(glue, join(pkg, "dist/wasm"), { recursive: true });
+for (const f of ["package.json", "README.md"]) cpSync(join(root, "pkg-template", f), join(pkg, f));
+cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
+const version = /^version = "(.*)"$/m.exec(readFileSync(join(root, "Cargo.toml"), "utf8"))[1];
+const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+manifest.version = version;
+writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+
+const wasm = readFileSync(wasmOut);
+const gz = gzipSync(wasm, { level: 9 }).length;
+const br = brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+console.log(`agentscope_message_bg.wasm: ${wasm.length} bytes raw, ${gz} gzip -9, ${br} brotli${dev ? " (dev build, no wasm-opt)" : ""}`);
+if (!dev && gz > GZIP_BUDGET) {
+  console.error(`error: .wasm is ${gz} bytes gzipped, over the budget of ${GZIP_BUDGET}`);
+  process.exit(1);
+}
+mkdirSync(join(root, "target"), { recursive: true });
+writeFileSync(join(root, "target/wasm-size.json"), JSON.stringify({ raw: wasm.length, gzip: gz, brotli: br }) + "\n");

@@ -1,0 +1,3 @@
+export * from "./message.js";
+export * from "./event.js";
+export { MsgError, type MsgErrorCode } from "./errors.js";

@@ -1,0 +1,126 @@
+// The public TS API: factories, errors, snapshots, memory handles, injected factories.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  AssistantMsg,
+  EventType,
+  Msg,
+  MsgError,
+  SystemMsg,
+  UserMsg,
+  setIdFactory,
+  setTimestampFactory,
+} from "../../pkg/dist/index.js";
+import * as message from "../../pkg/dist/message.js";
+import * as event from "../../pkg/dist/event.js";
+
+test("subpaths export what the documentation imports", () => {
+  assert.equal(message.Msg, Msg);
+  assert.equal(message.EventType, EventType);
+  assert.equal(event.EventType.TEXT_BLOCK_DELTA, "TEXT_BLOCK_DELTA");
+  assert.equal(Object.keys(EventType).length, 28);
+});
+
+test("factories follow the reference's defaults and role rules", () => {
+  const user = new UserMsg({ name: "user", content: "hello", created_at: "T0" });
+  assert.ok(user instanceof Msg && user instanceof UserMsg);
+  assert.equal(user.role, "user");
+  assert.equal(user.finished_at, "T0", "UserMsg defaults finished_at to created_at");
+  assert.equal(user.content.length, 1);
+  assert.equal(user.content[0]!.type, "text");
+  assert.equal(user.getTextContent(), "hello");
+  assert.match(user.id, /^[0-9a-f]{32}$/);
+
+  const sys = new SystemMsg({ name: "system", content: [{ type: "text", text: "be brief" }] });
+  assert.equal(sys.role, "system");
+  const asst = new AssistantMsg({ name: "Friday", content: "", usage: { input_tokens: 1, output_tokens: 2 } });
+  assert.equal(asst.finished_at, null);
+  assert.deepEqual(asst.usage, { input_tokens: 1, output_tokens: 2, cache_input_tokens: 0, cache_creation_input_tokens: 0 });
+
+  assert.throws(
+    () => new SystemMsg({ name: "s", content: [{ type: "data", source: { type: "url", url: "https://x.y/a.png", media_type: "image/png" } }] }),
+    (e: unknown) => e instanceof MsgError && e.code === "role_violation" && e.message === "System message can only contain text blocks.",
+  );
+  assert.throws(
+    () => new Msg({ name: "n", role: "tool" as "user", content: [] }),
+    (e: unknown) => e instanceof MsgError && e.code === "invalid_role",
+  );
+  assert.throws(
+    () => Msg.fromJSON('{"name": "n", "role": "user", "content": "plain string"}'),
+    (e: unknown) => e instanceof MsgError && e.code === "invalid_content" && e instanceof Error,
+  );
+});
+
+test("appendEvent returns the message, rejects bad events atomically with a code", () => {
+  const msg = new AssistantMsg({ name: "Friday", content: [], id: "r" });
+  assert.equal(msg.appendEvent({ type: "DATA_BLOCK_START", reply_id: "r", block_id: "d", media_type: "image/png" }), msg);
+  msg.appendEvents([
+    { type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png", data: "aGVs" },
+    '{"type": "DATA_BLOCK_DELTA", "reply_id": "r", "block_id": "d", "media_type": "image/png", "data": "bG8="}',
+  ]);
+  const before = msg.toJSONString();
+  const block = msg.content[0]!;
+  assert.ok(block.type === "data" && block.source.type === "base64");
+  assert.equal(block.source.data, "aGVsbG8=");
+  for (const [bad, code] of [
+    [{ type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png", data: "AAA" }, "invalid_base64"],
+    [{ type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png", url: "nope" }, "invalid_url"],
+    [{ type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png" }, "invalid_event"],
+    ["{not json", "invalid_json"],
+  ] as const) {
+    assert.throws(() => msg.appendEvent(bad as never), (e: unknown) => e instanceof MsgError && e.code === code);
+    assert.equal(msg.toJSONString(), before);
+  }
+  // CUSTOM and foreign replies are skipped
+  msg.appendEvent({ type: "CUSTOM", name: "x" }).appendEvent({ type: "TEXT_BLOCK_START", reply_id: "other", block_id: "t" });
+  assert.equal(msg.toJSONString(), before);
+});
+
+test("snapshots are frozen, cached per revision, and share unchanged blocks", () => {
+  const msg = new AssistantMsg({ name: "Friday", content: [], id: "r" });
+  msg.appendEvents([
+    { type: "TEXT_BLOCK_START", reply_id: "r", block_id: "a" },
+    { type: "TEXT_BLOCK_START", reply_id: "r", block_id: "b" },
+  ]);
+  const s1 = msg.toJSON();
+  assert.equal(msg.toJSON(), s1, "no change: the same object");
+  assert.ok(Object.isFrozen(s1) && Object.isFrozen(s1.content[0]));
+  msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "b", delta: "x" });
+  const s2 = msg.toJSON();
+  assert.notEqual(s2, s1);
+  assert.equal(s2.content[0], s1.content[0], "unchanged block keeps its identity");
+  assert.notEqual(s2.content[1], s1.content[1]);
+  assert.equal(JSON.stringify(msg), msg.toJSONString());
+});
+
+test("free() and Symbol.dispose release the message", () => {
+  const msg = new AssistantMsg({ name: "Friday", content: "hi" });
+  msg.free();
+  assert.throws(() => msg.getTextContent(), (e: unknown) => e instanceof MsgError && e.code === "freed");
+  msg.free(); // twice is harmless
+  let escaped: Msg | undefined;
+  {
+    using scoped = new UserMsg({ name: "u", content: "x" });
+    escaped = scoped;
+    assert.equal(scoped.getTextContent(), "x");
+  }
+  assert.throws(() => escaped!.toJSON(), (e: unknown) => e instanceof MsgError && e.code === "freed");
+});
+
+test("id and timestamp factories are injectable and restorable", () => {
+  let n = 0;
+  setIdFactory(() => `id-${n++}`);
+  setTimestampFactory(() => "T");
+  try {
+    const msg = new UserMsg({ name: "u", content: "hi" });
+    assert.equal(msg.content[0]!.id, "id-0");
+    assert.equal(msg.id, "id-1");
+    assert.equal(msg.created_at, "T");
+  } finally {
+    setIdFactory(null);
+    setTimestampFactory(null);
+  }
+  const msg = new UserMsg({ name: "u", content: "hi" });
+  assert.match(msg.id, /^[0-9a-f]{32}$/);
+  assert.match(msg.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});

@@ -1,0 +1,34 @@
+// The built declarations are diffed against the committed reference in
+// tests/reference/, so that an API change is a visible diff. After an intended change:
+// UPDATE_REFERENCE=1 scripts/test (or node --import tsx --test tests/ts/dts.test.ts).
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { root } from "./helpers.ts";
+
+const files: [string, string][] = [
+  ["pkg/dist/wasm/agentscope_message.d.ts", "agentscope_message.d.ts"],
+  ["pkg/dist/index.d.ts", "index.d.ts"],
+  ["pkg/dist/message.d.ts", "message.d.ts"],
+  ["pkg/dist/event.d.ts", "event.d.ts"],
+  ["pkg/dist/errors.d.ts", "errors.d.ts"],
+];
+
+for (const [built, reference] of files) {
+  test(`${built} matches tests/reference/${reference}`, () => {
+    const actual = readFileSync(join(root, built), "utf8");
+    const path = join(root, "tests/reference", reference);
+    if (process.env.UPDATE_REFERENCE === "1") writeFileSync(path, actual);
+    const expected = readFileSync(path, "utf8");
+    if (actual !== expected) {
+      const a = actual.split("\n");
+      const e = expected.split("\n");
+      const line = a.findIndex((l, i) => l !== e[i]);
+      assert.fail(
+        `${built} differs from the reference at line ${line + 1}:\n  built:     ${a[line]}\n  reference: ${e[line]}\n` +
+          "If the API change is intended, run UPDATE_REFERENCE=1 scripts/test and commit tests/reference/.",
+      );
+    }
+  });
+}

@@ -1,0 +1,77 @@
+// Fixture loading and comparison shared by the TS suites (mirrors tests/common/mod.rs).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+
+// deno-lint-ignore no-explicit-any
+export type Json = any;
+
+export function conformanceCases(): [string, Json][] {
+  const dir = join(root, "tests/fixtures/conformance");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(dir, f), "utf8"))]);
+}
+
+export function recordings(): string[] {
+  const dir = join(root, "examples/recordings");
+  return readdirSync(dir)
+    .map((d) => join(dir, d))
+    .filter((d) => statSync(d).isDirectory())
+    .sort();
+}
+
+/** The error code this port reports for a fixture's `expected_error`. */
+export function ourCode(expected: string): string {
+  return expected === "reducer_exception" ? "base64_after_url" : expected;
+}
+
+/** Sets every JSON pointer in `paths` that exists in `value` to null. */
+export function nullPaths(value: Json, paths: string[]): void {
+  for (const p of paths) {
+    const parts = p.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    let node = value;
+    for (const part of parts.slice(0, -1)) node = node?.[part];
+    const last = parts[parts.length - 1]!;
+    if (node !== null && typeof node === "object" && last in node) node[last] = null;
+  }
+}
+
+/** What the reducer makes up itself in a recording (see examples/recordings/README.md). */
+export function nullRecordingVolatiles(msg: Json): void {
+  msg.created_at = null;
+  for (const block of msg.content) {
+    block.created_at = null;
+    if (block.type === "hint") block.finished_at = null;
+    if (Array.isArray(block.output)) {
+      for (const item of block.output) {
+        item.created_at = null;
+        if (item.type === "text") item.id = null;
+      }
+    }
+  }
+}
+
+/** A deep copy that can be edited (snapshots are frozen). */
+export function thaw(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value));
+}
+
+/** The events of a recording, as JSON texts: from JSON Lines or from SSE `data:` frames. */
+export function recordingEvents(dir: string, file: "events.jsonl" | "events.sse"): string[] {
+  const text = readFileSync(join(dir, file), "utf8");
+  if (file === "events.jsonl") return text.split("\n").filter((l) => l.trim() !== "");
+  return text
+    .split("\n\n")
+    .map((frame) =>
+      frame
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n"),
+    )
+    .filter((d) => d !== "");
+}

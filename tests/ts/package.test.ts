@@ -1,0 +1,118 @@
+// The package as users get it: `npm pack`, install the tarball into a fresh scratch
+// project, import it from node ESM, and load it in a page in headless Chromium.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { nullRecordingVolatiles, recordingEvents, root } from "./helpers.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "agentscope-message-consumer-"));
+const recording = join(root, "examples/recordings/f_tool_image");
+const expectedText = (() => {
+  const want = JSON.parse(readFileSync(join(recording, "final_msg.json"), "utf8"));
+  nullRecordingVolatiles(want);
+  return JSON.stringify(want);
+})();
+
+before(() => {
+  execFileSync("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: join(root, "pkg") });
+  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
+  assert.ok(tarball, "npm pack made a tarball");
+  writeFileSync(
+    join(scratch, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "agentscope-message": `file:./${tarball}` } }),
+  );
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
+  writeFileSync(join(scratch, "events.json"), JSON.stringify(recordingEvents(recording, "events.sse")));
+});
+
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+// the consumer's code: the same in node and in the page (events are SSE `data` texts)
+const consumer = `
+import { AssistantMsg, EventType } from "agentscope-message/message";
+import { MsgError } from "agentscope-message";
+export function rebuild(frames) {
+  let msg = null;
+  for (const data of frames) {
+    const event = JSON.parse(data);
+    if (event.type === EventType.REPLY_START) msg = new AssistantMsg({ name: event.name, content: [], id: event.reply_id });
+    else msg?.appendEvent(data);
+  }
+  let code = null;
+  try { msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: msg.id }); } catch (e) { code = e instanceof MsgError ? e.code : String(e); }
+  const json = JSON.parse(JSON.stringify(msg));
+  json.created_at = null;
+  for (const b of json.content) {
+    b.created_at = null;
+    if (b.type === "hint") b.finished_at = null;
+    for (const item of Array.isArray(b.output) ? b.output : []) { item.created_at = null; if (item.type === "text") item.id = null; }
+  }
+  return { json: JSON.stringify(json), code };
+}
+`;
+
+test("node ESM imports the installed package", () => {
+  writeFileSync(join(scratch, "consumer.mjs"), consumer);
+  writeFileSync(
+    join(scratch, "main.mjs"),
+    `import { readFileSync } from "node:fs";\nimport { rebuild } from "./consumer.mjs";\n` +
+      `console.log(JSON.stringify(rebuild(JSON.parse(readFileSync("events.json", "utf8")))));\n`,
+  );
+  const out = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: scratch, encoding: "utf8" }));
+  assert.equal(out.code, "invalid_event");
+  assert.equal(out.json, expectedText);
+});
+
+test("a browser page loads the installed package", async () => {
+  const pkgDir = "/node_modules/agentscope-message/dist";
+  const page = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="importmap">${JSON.stringify({
+    imports: {
+      "agentscope-message": `${pkgDir}/index.js`,
+      "agentscope-message/message": `${pkgDir}/message.js`,
+      "#init": `${pkgDir}/init-web.js`,
+    },
+  })}</script></head><body>
+<script type="module">
+import { rebuild } from "/consumer.mjs";
+const frames = await (await fetch("/events.json")).json();
+document.body.dataset.result = JSON.stringify(rebuild(frames));
+</script></body></html>`;
+  writeFileSync(join(scratch, "index.html"), page);
+  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+  const server: Server = createServer((req, res) => {
+    const path = join(scratch, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    try {
+      const body = readFileSync(path.endsWith("/") ? join(path, "index.html") : path);
+      res.writeHead(200, { "content-type": types[extname(path) || ".html"] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const tab = await browser.newPage();
+    const errors: string[] = [];
+    tab.on("pageerror", (e) => errors.push(String(e)));
+    await tab.goto(`http://127.0.0.1:${port}/`);
+    await tab.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
+    const out = JSON.parse((await tab.evaluate(() => document.body.dataset.result)) as string);
+    assert.deepEqual(errors, []);
+    assert.equal(out.code, "invalid_event");
+    assert.equal(out.json, expectedText);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

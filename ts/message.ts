@@ -1,0 +1,336 @@
+// `Msg` and its factories: a thin class over the wasm handle that owns the message.
+import "#init";
+import {
+  MsgHandle,
+  setIdFactory as wasmSetIdFactory,
+  setTimestampFactory as wasmSetTimestampFactory,
+} from "./wasm/agentscope_message.js";
+import type * as Gen from "./wasm/agentscope_message.js";
+import type { AgentEvent } from "./wasm/agentscope_message.js";
+import { MsgError, call } from "./errors.js";
+
+export { EventType } from "./event.js";
+export type { AgentEvent } from "./event.js";
+
+/**
+ * The shape of wire JSON as this package hands it out: every declared key present
+ * (`null` where empty), as the reference's `model_dump(mode="json")` writes it. (The
+ * generated input types mark keys with defaults as optional.)
+ */
+export type Wire<T> = T extends readonly (infer U)[]
+  ? Wire<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]-?: Wire<Exclude<T[K], undefined>> }
+    : T;
+
+/** A content block as read from a message, tagged by `type`. */
+export type ContentBlock = Wire<Gen.ContentBlock>;
+/** A `text` block. */
+export type TextBlock = Extract<ContentBlock, { type: "text" }>;
+/** A `thinking` block (extra provider keys are kept). */
+export type ThinkingBlock = Extract<ContentBlock, { type: "thinking" }>;
+/** A `data` block with a base64 or URL source. */
+export type DataBlock = Extract<ContentBlock, { type: "data" }>;
+/** A `hint` block. */
+export type HintBlock = Extract<ContentBlock, { type: "hint" }>;
+/** A `tool_call` block (`input` is the raw JSON string of the arguments). */
+export type ToolCallBlock = Extract<ContentBlock, { type: "tool_call" }>;
+/** A `tool_result` block. */
+export type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
+/** A content block as given to a constructor: defaulted keys may be left out. */
+export type ContentBlockInput = Gen.ContentBlock;
+/** One of `text`, `thinking`, `data`, `hint`, `tool_call`, `tool_result`. */
+export type ContentBlockType = ContentBlock["type"];
+/** The data source of a data block. */
+export type DataSource = Wire<Gen.DataSource>;
+/** Token usage summed over a reply's model calls. */
+export type Usage = Wire<Gen.Usage>;
+/** The error a reply ended with. */
+export type ErrorInfo = Wire<Gen.ErrorInfo>;
+/** `user`, `assistant` or `system`. */
+export type Role = Gen.Role;
+/** `completed`, `interrupted`, `exceed_max_iters` or `error`. */
+export type ReplyFinishedReason = Gen.ReplyFinishedReason;
+/** `pending`, `asking`, `allowed`, `submitted` or `finished`. */
+export type ToolCallState = Gen.ToolCallState;
+/** `success`, `error`, `interrupted`, `denied` or `running`. */
+export type ToolResultState = Gen.ToolResultState;
+/** A message's wire JSON: `{name, content, role, id, metadata, created_at, usage,
+ * finished_at, finished_reason, structured_output, error}`, keys in that order. */
+export type MsgJSON = Wire<Gen.Msg>;
+
+/** What `new Msg(...)` / `Msg.fromJSON(...)` take: wire JSON; defaulted keys optional. */
+export interface MsgInit {
+  name: string;
+  content: ContentBlockInput[];
+  role: Role;
+  id?: string;
+  metadata?: Record<string, unknown>;
+  created_at?: string;
+  usage?: Gen.Usage | null;
+  finished_at?: string | null;
+  finished_reason?: ReplyFinishedReason | null;
+  structured_output?: Record<string, unknown> | null;
+  error?: Gen.ErrorInfo | null;
+}
+
+/** The options of `UserMsg` / `AssistantMsg` / `SystemMsg` (the reference's factories). */
+export interface MsgOptions {
+  /** Speaker name. */
+  name: string;
+  /** A string (one new text block) or blocks. */
+  content: string | ContentBlockInput[];
+  /** Message id; generated (32 hex characters) when absent or empty. */
+  id?: string;
+  /** Metadata; `{}` when absent. */
+  metadata?: Record<string, unknown>;
+  /** Creation time; now when absent or empty. */
+  created_at?: string;
+  /** End time; user and system messages default it to `created_at`. */
+  finished_at?: string | null;
+  /** Why the reply ended. */
+  finished_reason?: ReplyFinishedReason | null;
+}
+
+/** `AssistantMsg` options: also structured output and usage. */
+export interface AssistantMsgOptions extends MsgOptions {
+  structured_output?: Record<string, unknown> | null;
+  usage?: Gen.Usage | null;
+}
+
+// A handle made by a factory, adopted by the next constructor call (see `Msg` below).
+let adopt: MsgHandle | undefined;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * A message, held in wasm memory and rebuilt from events with {@link Msg.appendEvent}
+ * (the same Rust code as the backend's `Msg::append_event`).
+ *
+ * Reads (`toJSON()`, `content`, `name`, …) return a frozen snapshot that is cached per
+ * revision: reading after every event costs only the blocks that changed, and unchanged
+ * blocks keep their object identity, so UI frameworks can skip them.
+ *
+ * Memory: the message lives until it is garbage-collected (weak references free the
+ * wasm side), or until `free()` / `using msg = ...` releases it at once.
+ */
+export class Msg {
+  #handle: MsgHandle | undefined;
+  #snapshot: MsgJSON | undefined;
+  #revision = -1;
+  #blocks: ContentBlock[] = [];
+  #blockRevisions: number[] = [];
+
+  /**
+   * Builds and validates a message from wire JSON, like the reference's `Msg(...)`:
+   * `content` must be a list; role rules apply (user: text and data blocks; system:
+   * text blocks). Throws `MsgError` (`role_violation`, `invalid_role`,
+   * `invalid_content`, `invalid_msg`, `invalid_url`).
+   */
+  constructor(init: MsgInit) {
+    const handle = adopt;
+    adopt = undefined;
+    this.#handle = handle ?? call(() => MsgHandle.fromJSON(JSON.stringify(init)));
+  }
+
+  /** Parses and validates a message from wire JSON (an object or its text). */
+  static fromJSON(json: MsgInit | MsgJSON | string): Msg {
+    const text = typeof json === "string" ? json : JSON.stringify(json);
+    adopt = call(() => MsgHandle.fromJSON(text));
+    return new Msg(undefined as unknown as MsgInit);
+  }
+
+  get #h(): MsgHandle {
+    if (this.#handle === undefined) throw new MsgError("freed", "this message was freed");
+    return this.#handle;
+  }
+
+  /**
+   * Applies one event (an object, or its wire JSON text as received from SSE) and
+   * returns this message. Events of another `reply_id`, `CUSTOM` events, and deltas for
+   * unknown blocks are skipped, as in the reference. Throws `MsgError` (`invalid_event`,
+   * `invalid_json`, `invalid_base64`, `invalid_url`, `base64_after_url`); the message is
+   * then unchanged.
+   */
+  appendEvent(event: AgentEvent | string): this {
+    const json = typeof event === "string" ? event : JSON.stringify(event);
+    call(() => this.#h.appendEvent(json));
+    return this;
+  }
+
+  /**
+   * Applies events in order and returns this message. On the first rejected event it
+   * throws that event's `MsgError`; the events before it stay applied.
+   */
+  appendEvents(events: Iterable<AgentEvent | string>): this {
+    for (const event of events) this.appendEvent(event);
+    return this;
+  }
+
+  /** The message as wire JSON (frozen; cached until the message changes). */
+  toJSON(): MsgJSON {
+    const h = this.#h;
+    const revision = h.revision();
+    if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
+    const count = h.blockCount();
+    const blocks = this.#blocks.slice(0, count);
+    for (let i = 0; i < count; i++) {
+      const r = h.blockRevision(i);
+      if (blocks[i] === undefined || this.#blockRevisions[i] !== r) {
+        blocks[i] = deepFreeze(JSON.parse(h.blockJSON(i) as string) as ContentBlock);
+        this.#blockRevisions[i] = r;
+      }
+    }
+    this.#blockRevisions.length = count;
+    this.#blocks = blocks;
+    const header = JSON.parse(h.headerJSON()) as MsgJSON;
+    header.content = Object.freeze(blocks.slice()) as ContentBlock[];
+    this.#snapshot = deepFreeze(header);
+    this.#revision = revision;
+    return this.#snapshot;
+  }
+
+  /** The message's wire JSON text (compact, keys in the reference's order). */
+  toJSONString(): string {
+    return this.#h.toJSONString();
+  }
+
+  /** A counter that grows whenever the message changes. */
+  get revision(): number {
+    return this.#h.revision();
+  }
+
+  /** Speaker name. */
+  get name(): string {
+    return this.toJSON().name;
+  }
+  /** Content blocks (frozen). */
+  get content(): ContentBlock[] {
+    return this.toJSON().content;
+  }
+  /** `user`, `assistant` or `system`. */
+  get role(): Role {
+    return this.toJSON().role;
+  }
+  /** Message id (the `reply_id` of its events). */
+  get id(): string {
+    return this.toJSON().id;
+  }
+  /** Metadata. */
+  get metadata(): Record<string, unknown> {
+    return this.toJSON().metadata;
+  }
+  /** Creation time. */
+  get created_at(): string {
+    return this.toJSON().created_at;
+  }
+  /** Summed token usage, or null. */
+  get usage(): Usage | null {
+    return this.toJSON().usage;
+  }
+  /** When the reply ended, or null. */
+  get finished_at(): string | null {
+    return this.toJSON().finished_at;
+  }
+  /** Why the reply ended, or null. */
+  get finished_reason(): ReplyFinishedReason | null {
+    return this.toJSON().finished_reason;
+  }
+  /** Structured output, or null. */
+  get structured_output(): Record<string, unknown> | null {
+    return this.toJSON().structured_output;
+  }
+  /** The error the reply ended with, or null. */
+  get error(): ErrorInfo | null {
+    return this.toJSON().error;
+  }
+
+  /**
+   * The texts of all `text` blocks joined with `separator` (default `"\n"`); `null` when
+   * there is none. Thinking, hints and tool outputs are not included.
+   */
+  getTextContent(separator = "\n"): string | null {
+    return this.#h.getTextContent(separator) ?? null;
+  }
+
+  /** The blocks of a type (or of any of several types; all blocks when omitted). */
+  getContentBlocks<T extends ContentBlockType>(type: T): Extract<ContentBlock, { type: T }>[];
+  getContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): ContentBlock[];
+  getContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): ContentBlock[] {
+    const content = this.toJSON().content;
+    return Array.from(this.#h.contentBlockIndices(type ?? null), (i) => content[i]!);
+  }
+
+  /** Whether the message has blocks of a type (or of any of several; any when omitted). */
+  hasContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): boolean {
+    return this.#h.hasContentBlocks(type ?? null);
+  }
+
+  /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */
+  free(): void {
+    this.#handle?.free();
+    this.#handle = undefined;
+  }
+
+  /** `using msg = ...` frees the message at the end of the scope. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+type Factory = "user" | "assistant" | "system";
+
+function create(role: Factory, options: MsgOptions | AssistantMsgOptions): MsgHandle {
+  const { name, content, ...rest } = options;
+  return call(() => MsgHandle.create(role, name, JSON.stringify(content), JSON.stringify(rest)));
+}
+
+/**
+ * `UserMsg`: a `user` message; a string content becomes one text block; only text and
+ * data blocks are allowed; `finished_at` defaults to `created_at`.
+ */
+export class UserMsg extends Msg {
+  constructor(options: MsgOptions) {
+    adopt = create("user", options);
+    super(undefined as unknown as MsgInit);
+  }
+}
+
+/** `AssistantMsg`: an `assistant` message (any blocks); `finished_at` stays null. */
+export class AssistantMsg extends Msg {
+  constructor(options: AssistantMsgOptions) {
+    adopt = create("assistant", options);
+    super(undefined as unknown as MsgInit);
+  }
+}
+
+/** `SystemMsg`: a `system` message; only text blocks; `finished_at` defaults to `created_at`. */
+export class SystemMsg extends Msg {
+  constructor(options: MsgOptions) {
+    adopt = create("system", options);
+    super(undefined as unknown as MsgInit);
+  }
+}
+
+/**
+ * Replaces the id factory used for every generated id (`null` restores uuid4 hex). A
+ * factory that throws or returns a non-string falls back to the default.
+ */
+export function setIdFactory(factory: (() => string) | null): void {
+  wasmSetIdFactory(factory ?? undefined);
+}
+
+/**
+ * Replaces the timestamp factory used for every generated timestamp (`null` restores
+ * `new Date().toISOString()`). A factory that throws or returns a non-string falls back
+ * to the default.
+ */
+export function setTimestampFactory(factory: (() => string) | null): void {
+  wasmSetTimestampFactory(factory ?? undefined);
+}
