@@ -145,7 +145,10 @@ pub(crate) fn append_delta(buf: &mut String, pending: &mut Option<u16>, delta: &
         }
     }
     buf.push_str(text);
-    *pending = delta.trail_high;
+    // an empty delta between the two halves of a pair keeps the pending half
+    if !delta.text.is_empty() {
+        *pending = delta.trail_high;
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +180,15 @@ mod tests {
         // a low surrogate with no pending high stays a replacement character
         append_delta(&mut buf, &mut pending, &parse(r#""\udf0d""#));
         assert_eq!(buf, "\u{FFFD}b\u{FFFD}");
+    }
+
+    #[test]
+    fn an_empty_delta_between_the_halves_keeps_the_pair() {
+        let (mut buf, mut pending) = (String::new(), None);
+        for d in [r#""\ud83c""#, r#""""#, r#""\udf0d""#] {
+            append_delta(&mut buf, &mut pending, &parse(d));
+        }
+        assert_eq!(buf, "🌍");
     }
 
     #[test]

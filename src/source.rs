@@ -200,6 +200,11 @@ const LENIENT: GeneralPurpose = GeneralPurpose::new(
 /// or "Invalid base64-encoded string: number of data characters (N) cannot be 1 more
 /// than a multiple of 4").
 pub fn b64decode(data: &str) -> Result<Vec<u8>, MsgError> {
+    if !data.is_ascii() {
+        return Err(MsgError::InvalidBase64(
+            "string argument should contain only ASCII characters".into(),
+        ));
+    }
     let bytes = data.as_bytes();
     let is_alphabet = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
     // fast path: canonical, padded input
@@ -252,6 +257,10 @@ mod tests {
         assert_eq!(b64decode("aG\nk= ").unwrap(), b"hi");
         assert_eq!(b64decode("aGk=trailing").unwrap(), b"hi");
         assert_eq!(b64decode("").unwrap(), b"");
+        assert_eq!(
+            b64decode("QUJD\u{e9}").unwrap_err().to_string(),
+            "string argument should contain only ASCII characters"
+        );
         assert_eq!(
             b64decode("AAA").unwrap_err(),
             MsgError::InvalidBase64("Incorrect padding".into())

@@ -75,6 +75,8 @@ pub struct StreamDecoder {
     events: usize,
 }
 
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 impl Default for StreamDecoder {
     fn default() -> Self {
         StreamDecoder::new()
@@ -115,20 +117,32 @@ impl StreamDecoder {
 
     /// Feeds a chunk. Errors: the first event the callback rejects, with its position;
     /// `invalid_json` when the stream is a JSON array (use [`read_events`]).
-    pub fn feed(&mut self, mut chunk: &[u8], on_event: OnEvent<'_>) -> Result<(), StreamError> {
-        if self.framing.is_none() {
-            if !self.bom_checked && !chunk.is_empty() {
-                self.bom_checked = true;
-                chunk = chunk.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(chunk);
-            }
-            match chunk.iter().position(|b| !b.is_ascii_whitespace()) {
-                Some(at) => {
-                    self.framing = Some(Framing::detect(chunk[at]));
-                    chunk = &chunk[at..];
-                }
-                None => return Ok(()),
-            }
+    pub fn feed(&mut self, chunk: &[u8], on_event: OnEvent<'_>) -> Result<(), StreamError> {
+        if self.framing.is_some() {
+            return self.feed_framed(chunk, on_event);
         }
+        // detect the framing from the first significant byte; a byte-order mark may
+        // arrive split across chunks, so hold back a possible partial one
+        self.line.extend_from_slice(chunk);
+        let mut start = &self.line[..];
+        if !self.bom_checked {
+            if start.len() < BOM.len() && BOM.starts_with(start) {
+                return Ok(());
+            }
+            self.bom_checked = true;
+            start = start.strip_prefix(BOM).unwrap_or(start);
+        }
+        let Some(at) = start.iter().position(|b| !b.is_ascii_whitespace()) else {
+            self.line.clear();
+            return Ok(());
+        };
+        self.framing = Some(Framing::detect(start[at]));
+        let rest = start[at..].to_vec();
+        self.line.clear();
+        self.feed_framed(&rest, on_event)
+    }
+
+    fn feed_framed(&mut self, chunk: &[u8], on_event: OnEvent<'_>) -> Result<(), StreamError> {
         match self.framing {
             Some(Framing::Sse) => {
                 self.sse.feed(chunk);
@@ -169,7 +183,10 @@ impl StreamDecoder {
 
     fn drain_sse(&mut self, on_event: OnEvent<'_>) -> Result<(), StreamError> {
         while let Some(event) = self.sse.next_event() {
-            self.emit(&event.data, on_event)?;
+            // an event with an empty `data` is a keep-alive, not an AgentScope event
+            if !event.data.trim().is_empty() {
+                self.emit(&event.data, on_event)?;
+            }
         }
         Ok(())
     }
@@ -210,7 +227,26 @@ pub fn read_events<R: BufRead>(
     mut reader: R,
     mut on_event: impl FnMut(&str) -> Result<(), MsgError>,
 ) -> Result<usize, StreamError> {
-    let mut decoder = StreamDecoder::new();
+    // skip a byte-order mark and leading white space, however the reads split them
+    let mut bom = 0;
+    let first = loop {
+        let Some(&b) = reader.fill_buf()?.first() else {
+            return Ok(0);
+        };
+        if bom < BOM.len() && b == BOM[bom] {
+            bom += 1;
+        } else if b.is_ascii_whitespace() {
+            bom = BOM.len();
+        } else {
+            break b;
+        }
+        reader.consume(1);
+    };
+    let framing = Framing::detect(first);
+    if framing == Framing::JsonArray {
+        return read_array(reader, on_event);
+    }
+    let mut decoder = StreamDecoder::with_framing(framing);
     loop {
         let chunk = reader.fill_buf()?;
         if chunk.is_empty() {
@@ -218,21 +254,6 @@ pub fn read_events<R: BufRead>(
             return Ok(decoder.events());
         }
         let len = chunk.len();
-        if decoder.framing().is_none() {
-            // find the framing without consuming, so a JSON array can go to serde whole
-            let significant = chunk
-                .strip_prefix(b"\xEF\xBB\xBF")
-                .unwrap_or(chunk)
-                .iter()
-                .find(|b| !b.is_ascii_whitespace())
-                .copied();
-            if significant.map(Framing::detect) == Some(Framing::JsonArray) {
-                if chunk.starts_with(b"\xEF\xBB\xBF") {
-                    reader.consume(3);
-                }
-                return read_array(reader, on_event);
-            }
-        }
         decoder.feed(chunk, &mut on_event)?;
         reader.consume(len);
     }

@@ -144,3 +144,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_byte_order_mark_split_across_chunks_is_skipped() {
+    for body in [
+        "{\"type\":\"CUSTOM\",\"name\":\"a\"}\n",
+        "data: {\"type\":\"CUSTOM\",\"name\":\"a\"}\n\n",
+    ] {
+        let input = format!("\u{FEFF}{body}");
+        let mut decoder = StreamDecoder::new();
+        let mut seen = Vec::new();
+        let mut take = |json: &str| {
+            seen.push(json.to_owned());
+            Ok(())
+        };
+        for byte in input.as_bytes() {
+            decoder.feed(std::slice::from_ref(byte), &mut take).expect("feeds");
+        }
+        decoder.finish(&mut take).expect("finishes");
+        assert_eq!(seen, ["{\"type\":\"CUSTOM\",\"name\":\"a\"}"], "{body:?}");
+        // and through read_events with a one-byte buffer, JSON arrays included
+        for text in [input.clone(), format!("\u{FEFF} [{}]", body.trim())] {
+            if text.contains("data:") && text.contains('[') {
+                continue;
+            }
+            let reader = std::io::BufReader::with_capacity(1, text.as_bytes());
+            let n = agentscope_message::stream::read_events(reader, |json| AgentEvent::from_json(json).map(|_| ()));
+            assert_eq!(n.expect("reads"), 1, "{text:?}");
+        }
+    }
+}

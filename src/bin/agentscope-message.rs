@@ -63,11 +63,13 @@ fn open(path: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
 }
 
 fn read_msg(path: &PathBuf) -> Result<Msg, String> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     open(Some(path))
-        .and_then(|mut r| r.read_to_string(&mut text))
+        .and_then(|mut r| r.read_to_end(&mut bytes))
         .map_err(|e| format!("error[io]: {}: {e}", path.display()))?;
-    Msg::from_json(&text).map_err(|e| format!("error[{}]: {e}", e.code()))
+    let text = String::from_utf8(bytes).map_err(|_| MsgError::InvalidJson("the file is not UTF-8".into()));
+    text.and_then(|text| Msg::from_json(&text))
+        .map_err(|e| format!("error[{}]: {e}", e.code()))
 }
 
 fn replay(initial: Option<PathBuf>, all: bool, file: Option<PathBuf>) -> Result<String, String> {
@@ -75,20 +77,22 @@ fn replay(initial: Option<PathBuf>, all: bool, file: Option<PathBuf>) -> Result<
         Some(path) => Replay::with_initial(read_msg(path)?, all),
         None => Replay::new(all),
     };
-    let input = open(file.as_ref()).map_err(|e| format!("error[io]: {e}"))?;
+    let name = file
+        .as_ref()
+        .map_or_else(|| "-".to_owned(), |p| p.display().to_string());
+    let input = open(file.as_ref()).map_err(|e| format!("error[io]: {name}: {e}"))?;
     read_events(input, |json| replay.apply_json(json)).map_err(|e| match &e {
-        StreamError::Io(_) => format!("error[io]: {e}"),
+        StreamError::Io(_) => format!("error[io]: {name}: {e}"),
         StreamError::Event { .. } => format!("error[{}] {e}", e.code()),
     })?;
     let messages = replay.into_messages();
+    if messages.is_empty() {
+        return Err(format!("error[{}]: {}", MsgError::NoReply.code(), MsgError::NoReply));
+    }
     let out = if all {
         serde_json::to_string(&messages)
     } else {
-        let first = messages
-            .into_iter()
-            .next()
-            .ok_or_else(|| format!("error[{}]: {}", MsgError::NoReply.code(), MsgError::NoReply))?;
-        serde_json::to_string(&first)
+        serde_json::to_string(&messages[0])
     };
     out.map_err(|e| format!("error[io]: {e}"))
 }
