@@ -1,0 +1,257 @@
+// The demo server: serves the page and the built npm package, and streams real
+// AgentScope recordings (examples/recordings/) over SSE, paced like the original run.
+//
+//   node web-demo/server.mjs [--port 8787] [--speed 1]      (npm run demo)
+//
+// GET  /api/scenarios                 the scenarios, with the user turns to show
+// GET  /api/stream/:scenario?session=S&speed=X
+//      SSE: one `id: <n>` + `data: <event JSON>` frame per event. A reconnect with
+//      `Last-Event-ID: n` resumes at event n+1. Confirmation and external-execution
+//      recordings pause where the reference's reply parked, until
+// POST /api/decide  {session, decision: "approve" | "deny" | "submit"}
+//      continues with the recorded continuation (409 when the recording answered
+//      otherwise: g1 was approved, g2 denied).
+// A test hook: `dropAfter=N` closes the connection once after event N (reconnect test).
+import { createServer } from "node:http";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const recordingsDir = join(root, "examples/recordings");
+
+/** Scenarios: every recording, with its events, phases and the user turns. */
+function loadScenarios() {
+  const scenarios = new Map();
+  for (const id of readdirSync(recordingsDir).sort()) {
+    const dir = join(recordingsDir, id);
+    if (!existsSync(join(dir, "manifest.json"))) continue;
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    const lines = readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const phases = (manifest.phases ?? []).map((p) => ({
+      first: p.published_events_lines[0],
+      last: p.published_events_lines[1],
+      user: p.input?.role === "user" ? { name: p.input.name, text: textOf(p.input) } : null,
+      // the decision that starts this phase (what the user answered, as recorded)
+      answers: answerOf(p.input),
+    }));
+    // the stream parks where the reference's reply waited for the user's answer; a new
+    // user turn (another reply) follows without a pause
+    const pauses = phases
+      .slice(1)
+      .map((p, i) => ({ after: phases[i].last, answers: p.answers }))
+      .filter((p) => p.answers !== null);
+    scenarios.set(id, { id, description: manifest.description, lines, phases, pauses });
+  }
+  return scenarios;
+}
+
+function textOf(msg) {
+  return (msg.content ?? []).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+}
+
+function answerOf(input) {
+  if (input?.type === "USER_CONFIRM_RESULT") return input.confirm_results.every((r) => r.confirmed) ? "approve" : "deny";
+  if (input?.type === "EXTERNAL_EXECUTION_RESULT") return "submit";
+  return null;
+}
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".png": "image/png",
+};
+
+// Files the page may load: the page itself, the package, and the two vendored libraries.
+const STATIC = [
+  ["/pkg/", join(root, "pkg/dist/")],
+  ["/vendor/marked/", join(root, "node_modules/marked/lib/")],
+  ["/vendor/dompurify/", join(root, "node_modules/dompurify/dist/")],
+  ["/", join(root, "web-demo/public/")],
+];
+
+const IMPORT_MAP = JSON.stringify({
+  imports: {
+    "agentscope-message": "/pkg/index.js",
+    "agentscope-message/message": "/pkg/message.js",
+    "#init": "/pkg/init-web.js",
+    marked: "/vendor/marked/marked.esm.js",
+    dompurify: "/vendor/dompurify/purify.es.mjs",
+  },
+});
+
+function page() {
+  const html = readFileSync(join(root, "web-demo/public/index.html"), "utf8");
+  return html.replace("<!-- IMPORT_MAP -->", `<script type="importmap">${IMPORT_MAP}</script>`);
+}
+
+/** The Content-Security-Policy: no inline script but the import map (by hash). */
+function csp() {
+  const hash = createHash("sha256").update(IMPORT_MAP).digest("base64");
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash}'`,
+    "style-src 'self'",
+    "img-src 'self' data: https: http:",
+    "media-src 'self' data: https: http:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Delay before event i: the recorded gap, clamped, divided by the speed factor. */
+function delay(scenario, i, speed) {
+  if (!(speed > 0) || i === 0) return 0;
+  const t = (k) => Date.parse(JSON.parse(scenario.lines[k]).created_at);
+  const gap = t(i) - t(i - 1);
+  return Math.min(Math.max(Number.isFinite(gap) ? gap : 30, 15), 400) / speed;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaultSpeed = 1 } = {}) {
+  const scenarios = loadScenarios();
+  const sessions = new Map(); // session id -> { decisions: Map<pauseIndex, {decision, resolve, promise}>, dropped }
+  const headers = { "content-security-policy": csp(), "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
+
+  const sessionOf = (id) => {
+    if (!sessions.has(id)) sessions.set(id, { decisions: new Map(), dropped: false });
+    return sessions.get(id);
+  };
+  const decisionSlot = (session, k) => {
+    if (!session.decisions.has(k)) {
+      let resolve;
+      const promise = new Promise((r) => (resolve = r));
+      session.decisions.set(k, { decision: null, resolve, promise });
+    }
+    return session.decisions.get(k);
+  };
+
+  async function stream(req, res, scenario, url) {
+    const session = sessionOf(url.searchParams.get("session") ?? "default");
+    const speed = Number(url.searchParams.get("speed") ?? defaultSpeed);
+    const dropAfter = Number(url.searchParams.get("dropAfter") ?? 0);
+    const resumeFrom = Number(req.headers["last-event-id"] ?? 0) || 0;
+    res.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+    res.write(": AgentScope event stream\nretry: 200\n\n");
+    let closed = false;
+    req.on("close", () => (closed = true));
+    for (let i = resumeFrom; i < scenario.lines.length && !closed; i++) {
+      const pause = scenario.pauses.findIndex((p) => p.after === i); // 1-based line i = event i
+      if (pause >= 0) {
+        res.write(`event: paused\ndata: ${JSON.stringify({ answers: scenario.pauses[pause].answers })}\n\n`);
+        await decisionSlot(session, pause).promise;
+        if (closed) return;
+      }
+      await sleep(delay(scenario, i, speed));
+      if (closed) return;
+      res.write(`id: ${i + 1}\ndata: ${scenario.lines[i]}\n\n`);
+      if (dropAfter > 0 && i + 1 === dropAfter && !session.dropped) {
+        session.dropped = true;
+        res.destroy(); // the client reconnects with Last-Event-ID
+        return;
+      }
+    }
+    if (!closed) res.end("event: end\ndata: {}\n\n");
+  }
+
+  async function decide(req, res) {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    let input;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      return send(res, 400, { error: "body must be JSON" });
+    }
+    const session = sessions.get(input.session);
+    const scenario = scenarios.get(input.scenario);
+    if (!session || !scenario) return send(res, 404, { error: "unknown session or scenario" });
+    const k = scenario.pauses.findIndex((_, j) => !session.decisions.get(j)?.decision);
+    if (k < 0) return send(res, 409, { error: "nothing is waiting for a decision" });
+    const want = scenario.pauses[k].answers;
+    if (input.decision !== want) {
+      return send(res, 409, { error: `this recording continues after "${want}"; only that answer has a recorded continuation` });
+    }
+    const slot = decisionSlot(session, k);
+    slot.decision = input.decision;
+    slot.resolve();
+    send(res, 200, { ok: true });
+  }
+
+  function send(res, status, json) {
+    res.writeHead(status, { ...headers, "content-type": "application/json" });
+    res.end(JSON.stringify(json));
+  }
+
+  function serveStatic(res, pathname) {
+    if (pathname === "/" || pathname === "/index.html") {
+      res.writeHead(200, { ...headers, "content-type": TYPES[".html"] });
+      return res.end(page());
+    }
+    for (const [prefix, dir] of STATIC) {
+      if (!pathname.startsWith(prefix)) continue;
+      const file = normalize(join(dir, pathname.slice(prefix.length)));
+      if (!file.startsWith(dir) || !existsSync(file)) break;
+      try {
+        const body = readFileSync(file);
+        res.writeHead(200, { ...headers, "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+        return res.end(body);
+      } catch {
+        break;
+      }
+    }
+    res.writeHead(404, headers).end("not found");
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const match = /^\/api\/stream\/([\w-]+)$/.exec(url.pathname);
+    if (req.method === "GET" && url.pathname === "/api/scenarios") {
+      return send(res, 200, [...scenarios.values()].map(({ id, description, phases, pauses }) => ({
+        id,
+        description,
+        users: phases.map((p) => p.user),
+        pauses: pauses.map((p) => ({ after: p.after, answers: p.answers })),
+      })));
+    }
+    if (req.method === "GET" && match) {
+      const scenario = scenarios.get(match[1]);
+      if (!scenario) return send(res, 404, { error: "unknown scenario" });
+      return void stream(req, res, scenario, url).catch(() => res.destroy());
+    }
+    if (req.method === "POST" && url.pathname === "/api/decide") return void decide(req, res);
+    if (req.method === "GET") return serveStatic(res, decodeURIComponent(url.pathname));
+    res.writeHead(405, headers).end();
+  });
+
+  return new Promise((resolve) => {
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      resolve({ server, url: `http://${host}:${actual}/`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
+    });
+  });
+}
+
+// `node web-demo/server.mjs`: build what is missing, then serve.
+if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? Number(process.argv[i + 1]) : fallback;
+  };
+  if (!existsSync(join(root, "pkg/dist/index.js"))) {
+    console.log("web-demo: building the npm package first (node scripts/build-pkg.mjs)");
+    execFileSync("node", [join(root, "scripts/build-pkg.mjs")], { stdio: "inherit", cwd: root });
+  }
+  const { url } = await startDemoServer({ port: arg("port", Number(process.env.PORT ?? 8787)), speed: arg("speed", 1) });
+  console.log(`web-demo: open ${url}  (Ctrl-C to stop)`);
+}
