@@ -215,7 +215,9 @@ impl From<Vec<ContentBlock>> for MsgContent {
 
 /// Optional fields of the factories ([`user_msg`], [`assistant_msg`], [`system_msg`]).
 /// An empty `id` or `created_at` means "generate", as in the reference (`id or ...`).
-#[derive(Debug, Clone, Default)]
+/// Deserialises from the factories' keyword arguments as JSON (unknown keys ignored).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct MsgOptions {
     /// Message id; generated when `None` or empty.
     pub id: Option<String>,

@@ -6,8 +6,8 @@ use wasm_bindgen::prelude::*;
 
 use super::js_error;
 use crate::{
-    AgentEvent, ErrorInfo, Msg, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content, system_msg,
-    user_msg,
+    AgentEvent, ErrorInfo, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
+    system_msg, user_msg,
 };
 
 /// Owns one message in wasm memory; the TS `Msg` class wraps it. Events go in as wire
@@ -17,18 +17,6 @@ use crate::{
 #[wasm_bindgen]
 pub struct MsgHandle {
     msg: Msg,
-}
-
-/// The options of `UserMsg` / `AssistantMsg` / `SystemMsg` besides name and content.
-#[derive(serde::Deserialize, Default)]
-struct FactoryOptions {
-    id: Option<String>,
-    metadata: Option<Map<String, Value>>,
-    created_at: Option<String>,
-    finished_at: Option<String>,
-    finished_reason: Option<ReplyFinishedReason>,
-    structured_output: Option<Map<String, Value>>,
-    usage: Option<Usage>,
 }
 
 /// The message's fields, with `content` as a placeholder so that keys keep their order.
@@ -69,20 +57,13 @@ impl MsgHandle {
     /// `system`; `content_json` a JSON string or array of blocks; `options_json` an
     /// object of the optional fields. Throws `MsgError` (`role_violation`, …).
     pub fn create(role: &str, name: &str, content_json: &str, options_json: &str) -> Result<MsgHandle, JsValue> {
-        let content: Value = serde_json::from_str(content_json).map_err(|e| invalid("content", e))?;
-        let o: FactoryOptions = serde_json::from_str(options_json).map_err(|e| invalid("options", e))?;
-        let options = MsgOptions {
-            id: o.id,
-            metadata: o.metadata,
-            created_at: o.created_at,
-            finished_at: o.finished_at,
-            finished_reason: o.finished_reason,
-            structured_output: o.structured_output,
-            usage: o.usage,
-        };
-        let content: crate::MsgContent = match content {
-            Value::String(text) => text.into(),
-            blocks => parse_content(&blocks.to_string()).map_err(|e| js_error(&e))?.into(),
+        let options: MsgOptions = serde_json::from_str(options_json).map_err(|e| invalid("options", e))?;
+        let content: MsgContent = if content_json.trim_start().starts_with('"') {
+            serde_json::from_str::<String>(content_json)
+                .map_err(|e| invalid("content", e))?
+                .into()
+        } else {
+            parse_content(content_json).map_err(|e| js_error(&e))?.into()
         };
         let msg = match role {
             "user" => user_msg(name, content, options),
