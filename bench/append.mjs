@@ -17,11 +17,18 @@ function time(label, n, body) {
 
 // 1. 100k text deltas, as objects and as the JSON text an SSE frame carries
 const N = 100_000;
-const deltas = Array.from({ length: N }, () => ({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "abcd" }));
+// as a service publishes them: with id, created_at and metadata
+const deltas = Array.from({ length: N }, (_, i) => ({
+  id: `ev-${i}`, created_at: "2025-06-01T12:00:00.000000", metadata: {},
+  type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "abcd",
+}));
 const texts = deltas.map((e) => JSON.stringify(e));
+// hand-made events without id / created_at: the package generates both (uuid4, clock)
+const bare = Array.from({ length: N }, () => ({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "abcd" }));
 const open = () => new AssistantMsg({ name: "Friday", content: [], id: "r" }).appendEvent({ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" });
 time("100k text deltas, appendEvent(object)", N, () => { const m = open(); for (const e of deltas) m.appendEvent(e); m.free(); });
 time("100k text deltas, appendEvent(JSON text from SSE)", N, () => { const m = open(); for (const e of texts) m.appendEvent(e); m.free(); });
+time("100k text deltas without id/created_at, appendEvent(object)", N, () => { const m = open(); for (const e of bare) m.appendEvent(e); m.free(); });
 time("100k text deltas, appendEvent + getTextContent every 100", N, () => {
   const m = open();
   deltas.forEach((e, i) => { m.appendEvent(e); if (i % 100 === 0) m.getTextContent(); });

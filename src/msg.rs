@@ -378,6 +378,15 @@ impl Msg {
         Some(self.revisions.blocks.get(i).copied().unwrap_or(self.revisions.msg))
     }
 
+    /// Positions of the blocks that changed after revision `since` (blocks added since
+    /// then included), in order. A renderer that last read the message at revision `r`
+    /// re-reads exactly `changed_blocks(r)`.
+    pub fn changed_blocks(&self, since: u64) -> Vec<usize> {
+        (0..self.content.len())
+            .filter(|&i| self.block_revision(i).is_some_and(|r| r > since))
+            .collect()
+    }
+
     /// Parses wire JSON and validates it like `Msg.model_validate_json`.
     ///
     /// Errors: `invalid_json` (not JSON), `invalid_msg`, `invalid_role`,

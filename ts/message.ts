@@ -125,7 +125,6 @@ export class Msg {
   #snapshot: MsgJSON | undefined;
   #revision = -1;
   #blocks: ContentBlock[] = [];
-  #blockRevisions: number[] = [];
 
   /**
    * Builds and validates a message from wire JSON, like the reference's `Msg(...)`:
@@ -178,16 +177,12 @@ export class Msg {
     const h = this.#h;
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
-    const count = h.blockCount();
-    const blocks = this.#blocks.slice(0, count);
-    for (let i = 0; i < count; i++) {
-      const r = h.blockRevision(i);
-      if (blocks[i] === undefined || this.#blockRevisions[i] !== r) {
-        blocks[i] = deepFreeze(JSON.parse(h.blockJSON(i) as string) as ContentBlock);
-        this.#blockRevisions[i] = r;
-      }
+    // one call for the positions of the blocks changed since the last read; only those
+    // are re-read, the others keep their (frozen) objects
+    const blocks = this.#blocks.slice(0, h.blockCount());
+    for (const i of h.changedBlocks(this.#revision)) {
+      blocks[i] = deepFreeze(JSON.parse(h.blockJSON(i) as string) as ContentBlock);
     }
-    this.#blockRevisions.length = count;
     this.#blocks = blocks;
     const header = JSON.parse(h.headerJSON()) as MsgJSON;
     header.content = Object.freeze(blocks.slice()) as ContentBlock[];

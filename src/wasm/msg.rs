@@ -100,10 +100,16 @@ impl MsgHandle {
         self.msg.content().len()
     }
 
-    /// The revision at which block `i` last changed (-1 when out of range).
-    #[wasm_bindgen(js_name = blockRevision)]
-    pub fn block_revision(&self, i: usize) -> f64 {
-        self.msg.block_revision(i).map_or(-1.0, |r| r as f64)
+    /// Positions of the blocks that changed after revision `since` (new blocks included);
+    /// every block when `since` is negative (never read).
+    #[wasm_bindgen(js_name = changedBlocks)]
+    pub fn changed_blocks(&self, since: f64) -> Vec<u32> {
+        let changed = if since < 0.0 {
+            (0..self.msg.content().len()).collect()
+        } else {
+            self.msg.changed_blocks(since as u64)
+        };
+        changed.into_iter().filter_map(|i| u32::try_from(i).ok()).collect()
     }
 
     /// Block `i` as wire JSON text (`undefined` when out of range).

@@ -1256,9 +1256,10 @@ export class MsgHandle {
      */
     blockJSON(i: number): string | undefined;
     /**
-     * The revision at which block `i` last changed (-1 when out of range).
+     * Positions of the blocks that changed after revision `since` (new blocks included);
+     * every block when `since` is negative (never read).
      */
-    blockRevision(i: number): number;
+    changedBlocks(since: number): Uint32Array;
     /**
      * A deep copy in a new handle.
      */
@@ -1333,7 +1334,7 @@ export interface InitOutput {
     readonly msghandle_appendEvent: (a: number, b: number, c: number) => [number, number];
     readonly msghandle_blockCount: (a: number) => number;
     readonly msghandle_blockJSON: (a: number, b: number) => [number, number];
-    readonly msghandle_blockRevision: (a: number, b: number) => number;
+    readonly msghandle_changedBlocks: (a: number, b: number) => [number, number];
     readonly msghandle_clone: (a: number) => number;
     readonly msghandle_contentBlockIndices: (a: number, b: any) => [number, number];
     readonly msghandle_create: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
