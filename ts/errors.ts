@@ -1,6 +1,6 @@
 /**
- * The stable codes of {@link MsgError}, as the Rust core defines them (plus `freed` for a
- * message used after `free()`).
+ * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
+ * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
  */
 export type MsgErrorCode =
   | "role_violation"
@@ -13,7 +13,8 @@ export type MsgErrorCode =
   | "invalid_url"
   | "base64_after_url"
   | "no_reply"
-  | "freed";
+  | "freed"
+  | "invalid_argument";
 
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
@@ -42,4 +43,10 @@ export function call<T>(f: () => T): T {
     }
     throw e;
   }
+}
+
+/** Throws `invalid_argument` unless `value` is a string. */
+export function expectString(value: unknown, what: string): string {
+  if (typeof value !== "string") throw new MsgError("invalid_argument", `${what} must be a string, got ${typeof value}`);
+  return value;
 }

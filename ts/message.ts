@@ -7,9 +7,10 @@ import {
 } from "./wasm/agentscope_message.js";
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
-import { MsgError, call } from "./errors.js";
+import { MsgError, call, expectString } from "./errors.js";
 
 export { EventType } from "./event.js";
+export { MsgError, type MsgErrorCode } from "./errors.js";
 export type { AgentEvent } from "./event.js";
 
 /**
@@ -18,9 +19,9 @@ export type { AgentEvent } from "./event.js";
  * generated input types mark keys with defaults as optional.)
  */
 export type Wire<T> = T extends readonly (infer U)[]
-  ? Wire<U>[]
+  ? readonly Wire<U>[]
   : T extends object
-    ? { -readonly [K in keyof T]-?: Wire<Exclude<T[K], undefined>> }
+    ? { readonly [K in keyof T]-?: Wire<Exclude<T[K], undefined>> }
     : T;
 
 /** A content block as read from a message, tagged by `type`. */
@@ -135,12 +136,12 @@ export class Msg {
   constructor(init: MsgInit) {
     const handle = adopt;
     adopt = undefined;
-    this.#handle = handle ?? call(() => MsgHandle.fromJSON(JSON.stringify(init)));
+    this.#handle = handle ?? call(() => MsgHandle.fromJSON(toJSONText(init, "a message")));
   }
 
   /** Parses and validates a message from wire JSON (an object or its text). */
   static fromJSON(json: MsgInit | MsgJSON | string): Msg {
-    const text = typeof json === "string" ? json : JSON.stringify(json);
+    const text = typeof json === "string" ? json : toJSONText(json, "a message");
     adopt = call(() => MsgHandle.fromJSON(text));
     return new Msg(undefined as unknown as MsgInit);
   }
@@ -158,7 +159,7 @@ export class Msg {
    * then unchanged.
    */
   appendEvent(event: AgentEvent | string): this {
-    const json = typeof event === "string" ? event : JSON.stringify(event);
+    const json = typeof event === "string" ? event : toJSONText(event, "an event");
     call(() => this.#h.appendEvent(json));
     return this;
   }
@@ -184,9 +185,9 @@ export class Msg {
       blocks[i] = deepFreeze(JSON.parse(h.blockJSON(i) as string) as ContentBlock);
     }
     this.#blocks = blocks;
-    const header = JSON.parse(h.headerJSON()) as MsgJSON;
-    header.content = Object.freeze(blocks.slice()) as ContentBlock[];
-    this.#snapshot = deepFreeze(header);
+    const header = JSON.parse(h.headerJSON()) as { content: readonly ContentBlock[] };
+    header.content = Object.freeze(blocks.slice());
+    this.#snapshot = deepFreeze(header as MsgJSON);
     this.#revision = revision;
     return this.#snapshot;
   }
@@ -206,7 +207,7 @@ export class Msg {
     return this.toJSON().name;
   }
   /** Content blocks (frozen). */
-  get content(): ContentBlock[] {
+  get content(): readonly ContentBlock[] {
     return this.toJSON().content;
   }
   /** `user`, `assistant` or `system`. */
@@ -218,7 +219,7 @@ export class Msg {
     return this.toJSON().id;
   }
   /** Metadata. */
-  get metadata(): Record<string, unknown> {
+  get metadata(): MsgJSON["metadata"] {
     return this.toJSON().metadata;
   }
   /** Creation time. */
@@ -238,7 +239,7 @@ export class Msg {
     return this.toJSON().finished_reason;
   }
   /** Structured output, or null. */
-  get structured_output(): Record<string, unknown> | null {
+  get structured_output(): MsgJSON["structured_output"] {
     return this.toJSON().structured_output;
   }
   /** The error the reply ended with, or null. */
@@ -251,20 +252,20 @@ export class Msg {
    * there is none. Thinking, hints and tool outputs are not included.
    */
   getTextContent(separator = "\n"): string | null {
-    return this.#h.getTextContent(separator) ?? null;
+    return this.#h.getTextContent(expectString(separator, "separator")) ?? null;
   }
 
   /** The blocks of a type (or of any of several types; all blocks when omitted). */
   getContentBlocks<T extends ContentBlockType>(type: T): Extract<ContentBlock, { type: T }>[];
-  getContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): ContentBlock[];
-  getContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): ContentBlock[] {
+  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[];
+  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[] {
     const content = this.toJSON().content;
-    return Array.from(this.#h.contentBlockIndices(type ?? null), (i) => content[i]!);
+    return Array.from(this.#h.contentBlockIndices(blockTypes(type)), (i) => content[i]!);
   }
 
   /** Whether the message has blocks of a type (or of any of several; any when omitted). */
-  hasContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): boolean {
-    return this.#h.hasContentBlocks(type ?? null);
+  hasContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): boolean {
+    return this.#h.hasContentBlocks(blockTypes(type));
   }
 
   /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */
@@ -281,9 +282,33 @@ export class Msg {
 
 type Factory = "user" | "assistant" | "system";
 
+/** JSON text of an object argument; `invalid_argument` for anything else. */
+function toJSONText(value: unknown, what: string): string {
+  if (typeof value !== "object" || value === null) {
+    throw new MsgError("invalid_argument", `${what} must be an object or JSON text, got ${value === null ? "null" : typeof value}`);
+  }
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    throw new MsgError("invalid_argument", `${what} cannot be written as JSON: ${(e as Error).message}`);
+  }
+}
+
+/** A block-type filter as the core takes it: null, a string, or a list of strings. */
+function blockTypes(type: unknown): string | string[] | null {
+  if (type === undefined || type === null) return null;
+  if (typeof type === "string") return type;
+  if (Array.isArray(type) && type.every((t) => typeof t === "string")) return type;
+  throw new MsgError("invalid_argument", "a block type filter must be a type string or a list of them");
+}
+
 function create(role: Factory, options: MsgOptions | AssistantMsgOptions): MsgHandle {
+  if (typeof options !== "object" || options === null) {
+    throw new MsgError("invalid_argument", "the factories take one options object: { name, content, ... }");
+  }
   const { name, content, ...rest } = options;
-  return call(() => MsgHandle.create(role, name, JSON.stringify(content), JSON.stringify(rest)));
+  const contentJSON = typeof content === "string" ? JSON.stringify(content) : toJSONText(content, "content");
+  return call(() => MsgHandle.create(role, expectString(name, "name"), contentJSON, JSON.stringify(rest)));
 }
 
 /**

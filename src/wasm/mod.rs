@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use js_sys::{Function, Reflect};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::error::MsgError;
@@ -40,15 +41,69 @@ fn call_factory(slot: &'static std::thread::LocalKey<RefCell<Option<Function>>>)
     })
 }
 
-fn js_now() -> String {
-    js_sys::Date::new_0().to_iso_string().into()
+thread_local! {
+    // the last formatted time, reused within the same millisecond
+    static NOW: RefCell<(f64, String)> = const { RefCell::new((f64::NAN, String::new())) };
+    // random bytes for ids, fetched from crypto.getRandomValues 4 KiB at a time
+    static RANDOM: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
-/// Installs the JS clock as the default timestamp factory when the module starts (the
-/// core has no clock on wasm32-unknown-unknown).
+/// `new Date().toISOString()` (UTC, milliseconds), formatted once per millisecond.
+fn js_now() -> String {
+    let ms = js_sys::Date::now();
+    NOW.with(|now| {
+        let mut now = now.borrow_mut();
+        if now.0 != ms {
+            *now = (ms, js_sys::Date::new(&JsValue::from_f64(ms)).to_iso_string().into());
+        }
+        now.1.clone()
+    })
+}
+
+/// Fills `buf` from the host's `crypto.getRandomValues`; false when there is none.
+fn fill_random(buf: &mut [u8]) -> bool {
+    let array = js_sys::Uint8Array::new_with_length(buf.len() as u32);
+    let filled = Reflect::get(&js_sys::global(), &"crypto".into())
+        .and_then(|crypto| {
+            let get: Function = Reflect::get(&crypto, &"getRandomValues".into())?.dyn_into()?;
+            get.call1(&crypto, &array)
+        })
+        .is_ok();
+    if filled {
+        array.copy_to(buf);
+    }
+    filled
+}
+
+/// A uuid4 as 32 hex characters, from pooled randomness (one host call per 256 ids).
+fn random_id() -> String {
+    let bytes = RANDOM.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        let (buf, used) = &mut *pool;
+        if *used + 16 > buf.len() {
+            buf.resize(4096, 0);
+            if !fill_random(buf) {
+                return None;
+            }
+            *used = 0;
+        }
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&buf[*used..*used + 16]);
+        *used += 16;
+        Some(bytes)
+    });
+    match bytes {
+        Some(bytes) => uuid::Builder::from_random_bytes(bytes).into_uuid().simple().to_string(),
+        None => uuid::Uuid::new_v4().simple().to_string(),
+    }
+}
+
+/// Installs the JS clock and pooled randomness as the default factories when the module
+/// starts (the core has no clock on wasm32-unknown-unknown).
 #[wasm_bindgen(start)]
 fn start() {
     factory::set_timestamp_factory(Some(Arc::new(js_now)));
+    factory::set_id_factory(Some(Arc::new(random_id)));
 }
 
 /// Replaces the id factory: `fn` returns a fresh id string; `null` restores the default
@@ -56,12 +111,8 @@ fn start() {
 /// falls back to the default.
 #[wasm_bindgen(js_name = setIdFactory)]
 pub fn set_id_factory(factory: Option<Function>) {
-    let installed = factory.is_some();
     ID_FACTORY.with(|slot| *slot.borrow_mut() = factory);
-    factory::set_id_factory(installed.then(|| {
-        Arc::new(|| call_factory(&ID_FACTORY).unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string()))
-            as factory::Factory
-    }));
+    factory::set_id_factory(Some(Arc::new(|| call_factory(&ID_FACTORY).unwrap_or_else(random_id))));
 }
 
 /// Replaces the timestamp factory: `fn` returns a timestamp string; `null` restores the

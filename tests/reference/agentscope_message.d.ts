@@ -1321,8 +1321,8 @@ export function setIdFactory(factory?: Function | null): void;
 export function setTimestampFactory(factory?: Function | null): void;
 
 /**
- * Installs the JS clock as the default timestamp factory when the module starts (the
- * core has no clock on wasm32-unknown-unknown).
+ * Installs the JS clock and pooled randomness as the default factories when the module
+ * starts (the core has no clock on wasm32-unknown-unknown).
  */
 export function start(): void;
 

@@ -1,8 +1,8 @@
 /**
- * The stable codes of {@link MsgError}, as the Rust core defines them (plus `freed` for a
- * message used after `free()`).
+ * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
+ * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "freed";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "freed" | "invalid_argument";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -16,3 +16,5 @@ export declare class MsgError extends Error {
 }
 /** Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}. */
 export declare function call<T>(f: () => T): T;
+/** Throws `invalid_argument` unless `value` is a string. */
+export declare function expectString(value: unknown, what: string): string;

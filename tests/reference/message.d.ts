@@ -2,14 +2,15 @@ import "#init";
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 export { EventType } from "./event.js";
+export { MsgError, type MsgErrorCode } from "./errors.js";
 export type { AgentEvent } from "./event.js";
 /**
  * The shape of wire JSON as this package hands it out: every declared key present
  * (`null` where empty), as the reference's `model_dump(mode="json")` writes it. (The
  * generated input types mark keys with defaults as optional.)
  */
-export type Wire<T> = T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? {
-    -readonly [K in keyof T]-?: Wire<Exclude<T[K], undefined>>;
+export type Wire<T> = T extends readonly (infer U)[] ? readonly Wire<U>[] : T extends object ? {
+    readonly [K in keyof T]-?: Wire<Exclude<T[K], undefined>>;
 } : T;
 /** A content block as read from a message, tagged by `type`. */
 export type ContentBlock = Wire<Gen.ContentBlock>;
@@ -138,13 +139,13 @@ export declare class Msg {
     /** Speaker name. */
     get name(): string;
     /** Content blocks (frozen). */
-    get content(): ContentBlock[];
+    get content(): readonly ContentBlock[];
     /** `user`, `assistant` or `system`. */
     get role(): Role;
     /** Message id (the `reply_id` of its events). */
     get id(): string;
     /** Metadata. */
-    get metadata(): Record<string, unknown>;
+    get metadata(): MsgJSON["metadata"];
     /** Creation time. */
     get created_at(): string;
     /** Summed token usage, or null. */
@@ -154,7 +155,7 @@ export declare class Msg {
     /** Why the reply ended, or null. */
     get finished_reason(): ReplyFinishedReason | null;
     /** Structured output, or null. */
-    get structured_output(): Record<string, unknown> | null;
+    get structured_output(): MsgJSON["structured_output"];
     /** The error the reply ended with, or null. */
     get error(): ErrorInfo | null;
     /**
@@ -166,9 +167,9 @@ export declare class Msg {
     getContentBlocks<T extends ContentBlockType>(type: T): Extract<ContentBlock, {
         type: T;
     }>[];
-    getContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): ContentBlock[];
+    getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[];
     /** Whether the message has blocks of a type (or of any of several; any when omitted). */
-    hasContentBlocks(type?: ContentBlockType | ContentBlockType[] | null): boolean;
+    hasContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): boolean;
     /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */
     free(): void;
     /** `using msg = ...` frees the message at the end of the scope. */

@@ -124,3 +124,23 @@ test("id and timestamp factories are injectable and restorable", () => {
   assert.match(msg.id, /^[0-9a-f]{32}$/);
   assert.match(msg.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
+
+test("arguments of the wrong type are a MsgError, and the module keeps working", () => {
+  const msg = new AssistantMsg({ name: "Friday", content: [], id: "r" });
+  const bad: [string, () => unknown][] = [
+    ["appendEvent(undefined)", () => msg.appendEvent(undefined as never)],
+    ["appendEvent(5)", () => msg.appendEvent(5 as never)],
+    ["appendEvent(circular)", () => { const o: Record<string, unknown> = {}; o.self = o; msg.appendEvent(o as never); }],
+    ["getTextContent(5)", () => msg.getTextContent(5 as never)],
+    ["getContentBlocks(5)", () => msg.getContentBlocks(5 as never)],
+    ["name: 1", () => new AssistantMsg({ name: 1 as never, content: [] })],
+    ["options undefined", () => new AssistantMsg(undefined as never)],
+    ["Msg.fromJSON(undefined)", () => Msg.fromJSON(undefined as never)],
+  ];
+  for (const [what, f] of bad) {
+    assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument", what);
+  }
+  msg.appendEvent({ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" });
+  msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "still fine" });
+  assert.equal(msg.getTextContent(), "still fine");
+});
