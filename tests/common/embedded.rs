@@ -77,3 +77,12 @@ cases![
     "user_confirm_result_stale_or_unknown",
     "user_msg_reducer_bypasses_role_check",
 ];
+
+/// Runs every embedded case; one line per failure.
+pub fn failures() -> Vec<String> {
+    assert_eq!(CASES.len(), 68, "the 68 golden cases are embedded");
+    let parsed = CASES
+        .iter()
+        .map(|(name, json)| (*name, serde_json::from_str(json).expect("fixture is JSON")));
+    super::check::failures(parsed)
+}
