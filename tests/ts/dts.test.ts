@@ -1,6 +1,6 @@
 // The built declarations are diffed against the committed reference in
 // tests/reference/, so that an API change is a visible diff. After an intended change:
-// UPDATE_REFERENCE=1 scripts/test (or node --import tsx --test tests/ts/dts.test.ts).
+// UPDATE_REFERENCE=1 ./scripts/test (or node --import tsx --test tests/ts/dts.test.ts).
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ for (const [built, reference] of files) {
       const line = a.findIndex((l, i) => l !== e[i]);
       assert.fail(
         `${built} differs from the reference at line ${line + 1}:\n  built:     ${a[line]}\n  reference: ${e[line]}\n` +
-          "If the API change is intended, run UPDATE_REFERENCE=1 scripts/test and commit tests/reference/.",
+          "If the API change is intended, run UPDATE_REFERENCE=1 ./scripts/test and commit tests/reference/.",
       );
     }
   });
