@@ -34,11 +34,9 @@ thread_local! {
 }
 
 fn call_factory(slot: &'static std::thread::LocalKey<RefCell<Option<Function>>>) -> Option<String> {
-    slot.with(|f| {
-        f.borrow()
-            .as_ref()
-            .and_then(|f| f.call0(&JsValue::UNDEFINED).ok()?.as_string())
-    })
+    // take the function out first: the JS factory may call setIdFactory itself
+    let factory = slot.with(|f| f.borrow().clone())?;
+    factory.call0(&JsValue::UNDEFINED).ok()?.as_string()
 }
 
 thread_local! {

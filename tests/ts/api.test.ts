@@ -144,3 +144,20 @@ test("arguments of the wrong type are a MsgError, and the module keeps working",
   msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "still fine" });
   assert.equal(msg.getTextContent(), "still fine");
 });
+
+test("a factory that replaces itself while it runs does not break the module", () => {
+  let calls = 0;
+  setIdFactory(() => {
+    calls += 1;
+    setIdFactory(null);
+    return "once";
+  });
+  try {
+    const msg = new UserMsg({ name: "u", content: "hi" });
+    assert.equal(msg.content[0]!.id, "once");
+    assert.match(msg.id, /^[0-9a-f]{32}$/, "the second id comes from the restored default");
+    assert.equal(calls, 1);
+  } finally {
+    setIdFactory(null);
+  }
+});
