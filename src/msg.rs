@@ -1,14 +1,13 @@
 //! `Msg`, `Usage`, `ErrorInfo`, role validation, the factories and the query helpers
 //! (REFERENCE.md §2, §5, §6).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{BlockKind, ContentBlock, TextBlock};
+use crate::block::{BlockKind, ContentBlock, TextBlock, without_position};
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
 
@@ -570,25 +569,14 @@ pub fn parse_content(json: &str) -> Result<Vec<ContentBlock>, MsgError> {
         .collect()
 }
 
-/// Parses one content block, naming its position and type on error.
+/// Parses one content block (its `type` is read by `ContentBlock`'s own deserialiser),
+/// naming its position on error.
 fn parse_block(i: usize, json: &str) -> Result<ContentBlock, MsgError> {
-    #[derive(Deserialize)]
-    struct Tag<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Option<Cow<'a, str>>,
-    }
-    let kind = serde_json::from_str::<Tag>(json).ok().and_then(|t| t.kind);
-    let Some(kind) = kind.as_deref().and_then(BlockKind::parse) else {
-        return Err(MsgError::InvalidContent(format!(
-            "content.{i}: block type {} is not one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
-            kind.map_or_else(|| "(missing)".to_owned(), |k| format!("{k:?}"))
-        )));
-    };
     serde_json::from_str(json).map_err(|e| {
-        let text = e.to_string();
+        let text = without_position(&e);
         match text.strip_prefix("Input should be a valid URL, ") {
-            Some(url) => MsgError::InvalidUrl(url.split(" at line ").next().unwrap_or(url).to_owned()),
-            None => MsgError::InvalidContent(format!("content.{i}: {} block: {text}", kind.as_str())),
+            Some(url) => MsgError::InvalidUrl(url.to_owned()),
+            None => MsgError::InvalidContent(format!("content.{i}: {text}")),
         }
     })
 }
