@@ -133,15 +133,18 @@ impl<'de> Deserialize<'de> for Delta {
 
 /// Appends `delta` to `buf`. `pending` is the high surrogate held at the end of `buf`
 /// (shown there as U+FFFD); when `delta` starts with the matching low surrogate the two
-/// are joined into one character. Amortised O(len(delta)).
-pub(crate) fn append_delta(buf: &mut String, pending: &mut Option<u16>, delta: &Delta) {
+/// are joined into one character. Amortised O(len(delta)). Returns whether the text
+/// already in `buf` changed (a U+FFFD replaced by the joined character), not only grew.
+pub(crate) fn append_delta(buf: &mut String, pending: &mut Option<u16>, delta: &Delta) -> bool {
     let mut text = delta.text.as_str();
+    let mut rewrote = false;
     if let (Some(high), Some(low)) = (*pending, delta.lead_low) {
         let joined = 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
         if let (Some(c), true) = (char::from_u32(joined), buf.ends_with('\u{FFFD}')) {
             buf.truncate(buf.len() - '\u{FFFD}'.len_utf8());
             buf.push(c);
             text = &text['\u{FFFD}'.len_utf8()..];
+            rewrote = true;
         }
     }
     buf.push_str(text);
@@ -149,6 +152,7 @@ pub(crate) fn append_delta(buf: &mut String, pending: &mut Option<u16>, delta: &
     if !delta.text.is_empty() {
         *pending = delta.trail_high;
     }
+    rewrote
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::outcome::Skip;
+
 /// Every way building a [`crate::Msg`], parsing an event or applying one can fail.
 ///
 /// `Display` carries the reference's message text where agentscope 2.0.11 has one
@@ -44,12 +46,25 @@ pub enum MsgError {
     /// A stream (CLI or replay) held no `REPLY_START` to open a message from.
     #[error("no REPLY_START in the stream and no initial message to apply events to")]
     NoReply,
+    /// A stream whose framing cannot be told (neither SSE, JSON Lines nor a JSON array), or
+    /// a malformed JSON array of events.
+    #[error("{0}")]
+    InvalidStream(String),
+    /// A strict [`crate::Session`] refused an event the lenient one would skip or only
+    /// warn about; the code is the [`Skip::code`] (`unknown_block`, `unknown_reply`,
+    /// `after_end`, `duplicate_block`, `unknown_event_type`).
+    #[error("{1}")]
+    Strict(Skip, String),
+    /// A checkpoint that [`crate::Session::restore`] cannot read.
+    #[error("{0}")]
+    InvalidCheckpoint(String),
 }
 
 impl MsgError {
     /// The stable code of this error: `role_violation`, `invalid_role`, `invalid_content`,
     /// `invalid_msg`, `invalid_event`, `invalid_json`, `invalid_base64`, `invalid_url`,
-    /// `base64_after_url` or `no_reply`.
+    /// `base64_after_url`, `no_reply`, `invalid_stream`, `invalid_checkpoint`, or for a
+    /// strict session's refusal the [`Skip::code`].
     pub fn code(&self) -> &'static str {
         match self {
             MsgError::RoleViolation(_) => "role_violation",
@@ -62,6 +77,9 @@ impl MsgError {
             MsgError::InvalidUrl(_) => "invalid_url",
             MsgError::Base64AfterUrl(_) => "base64_after_url",
             MsgError::NoReply => "no_reply",
+            MsgError::InvalidStream(_) => "invalid_stream",
+            MsgError::Strict(skip, _) => skip.code(),
+            MsgError::InvalidCheckpoint(_) => "invalid_checkpoint",
         }
     }
 }

@@ -549,22 +549,10 @@ impl AgentEvent {
     /// of the 28 events (unknown `type`, missing or mistyped field — the message names
     /// it — or not exactly one of `data` / `url`).
     pub fn from_json(json: &str) -> Result<AgentEvent, MsgError> {
-        let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
-            if e.is_syntax() || e.is_eof() {
-                MsgError::InvalidJson(e.to_string())
-            } else {
-                MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
-            }
-        })?;
-        let tag = raw
-            .event_type
-            .as_deref()
-            .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))?;
-        let event_type =
-            EventType::parse(tag).ok_or_else(|| MsgError::InvalidEvent(format!("unknown event type {tag:?}")))?;
-        let event = AgentEvent::from_raw(event_type, raw)?;
-        check_one_source(&event)?;
-        Ok(event)
+        match decode(json)? {
+            Decoded::Event { event, .. } => Ok(event),
+            Decoded::UnknownType { tag, .. } => Err(MsgError::InvalidEvent(format!("unknown event type {tag:?}"))),
+        }
     }
 
     /// Parses one event from a JSON value (see [`AgentEvent::from_json`]).
@@ -610,6 +598,48 @@ impl AgentEvent {
             AgentEvent::ExternalExecutionResult(e) => &e.reply_id,
         })
     }
+}
+
+/// What [`decode`] read: an event (and whether its `id` was on the wire, or made up), or
+/// an event of a type this crate does not know (a newer server's additive event).
+pub(crate) enum Decoded {
+    Event {
+        event: AgentEvent,
+        had_id: bool,
+    },
+    UnknownType {
+        tag: String,
+        id: Option<String>,
+        reply_id: Option<String>,
+    },
+}
+
+/// [`AgentEvent::from_json`], telling an absent `id` and an unknown `type` apart (what a
+/// [`crate::Session`] needs for deduplication and for skipping unknown types).
+pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
+    let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            MsgError::InvalidJson(e.to_string())
+        } else {
+            MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
+        }
+    })?;
+    let tag = raw
+        .event_type
+        .as_deref()
+        .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))?;
+    let Some(event_type) = EventType::parse(tag) else {
+        let text = |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok());
+        return Ok(Decoded::UnknownType {
+            tag: tag.to_owned(),
+            id: text(raw.id),
+            reply_id: text(raw.reply_id),
+        });
+    };
+    let had_id = raw.id.is_some_and(|r| r.get() != "null");
+    let event = AgentEvent::from_raw(event_type, raw)?;
+    check_one_source(&event)?;
+    Ok(Decoded::Event { event, had_id })
 }
 
 /// `DATA_BLOCK_DELTA` / `TOOL_RESULT_DATA_DELTA`: exactly one of `data` and `url`.

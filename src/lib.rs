@@ -23,7 +23,10 @@
 //! # Ok::<(), agentscope_message::MsgError>(())
 //! ```
 //!
-//! The crate is plain Rust: no I/O beyond [`stream`], no JavaScript. Ids and timestamps
+//! [`Session`] owns a whole stream: raw bytes in (SSE, JSON Lines or a JSON array, split
+//! anywhere), reply messages out, with diagnostics for what it skipped.
+//!
+//! The crate is plain Rust: no I/O, no JavaScript. Ids and timestamps
 //! come from injectable factories ([`set_id_factory`], [`set_timestamp_factory`]).
 
 #![deny(missing_docs)]
@@ -34,10 +37,10 @@ mod error;
 mod event;
 pub mod factory;
 mod msg;
+mod outcome;
 mod reduce;
-mod replay;
+pub mod session;
 mod source;
-pub mod stream;
 #[cfg(feature = "wasm")]
 mod wasm;
 
@@ -53,5 +56,8 @@ pub use msg::{
     ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
     system_msg, user_msg, validate_role,
 };
-pub use replay::Replay;
+pub use outcome::{Outcome, Skip};
+pub use reduce::ToolCallMatch;
+pub use session::framing::{Frame, Framer, Framing};
+pub use session::{Diagnostic, Session, SessionError, SessionOptions};
 pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

@@ -144,18 +144,20 @@ pub struct Msg {
     revisions: Revisions,
 }
 
-/// First index of each `(type, id)`, over `content[..indexed]`; extended lazily.
+/// First and last index of each `(type, id)`, over `content[..indexed]`; extended lazily.
 #[derive(Debug, Clone, Default)]
 struct BlockIndex {
-    first: HashMap<String, [u32; 6]>,
+    positions: HashMap<String, [[u32; 2]; 6]>,
     indexed: usize,
 }
 
-/// Change counters: the message's, and the one each block last changed at.
+/// Change counters: the message's, the one each block last changed at, and the one each
+/// block last changed at other than by its streamed text growing at the end.
 #[derive(Debug, Clone, Default)]
 struct Revisions {
     msg: u64,
     blocks: Vec<u64>,
+    rewritten: Vec<u64>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -343,7 +345,11 @@ impl Msg {
             structured_output: None,
             error: None,
             index: BlockIndex::default(),
-            revisions: Revisions { msg: 0, blocks },
+            revisions: Revisions {
+                msg: 0,
+                rewritten: blocks.clone(),
+                blocks,
+            },
         })
     }
 
@@ -358,6 +364,7 @@ impl Msg {
         self.index = BlockIndex::default();
         self.revisions.msg += 1;
         self.revisions.blocks.clear();
+        self.revisions.rewritten.clear();
         &mut self.content
     }
 
@@ -375,6 +382,18 @@ impl Msg {
             return None;
         }
         Some(self.revisions.blocks.get(i).copied().unwrap_or(self.revisions.msg))
+    }
+
+    /// The [`Msg::revision`] at which block `i` last changed other than by appending to
+    /// its streamed text (`text`, `thinking`, a tool call's `input`, a base64 payload, the
+    /// last text of a tool result's output). While it is older than a renderer's last read,
+    /// the block's strings only grew at their end since then, so the renderer can append
+    /// the new tail instead of re-reading the block.
+    pub fn block_rewritten(&self, i: usize) -> Option<u64> {
+        if i >= self.content.len() {
+            return None;
+        }
+        Some(self.revisions.rewritten.get(i).copied().unwrap_or(self.revisions.msg))
     }
 
     /// Positions of the blocks that changed after revision `since` (blocks added since
@@ -499,22 +518,29 @@ impl Msg {
     /// Index of the first block with this `type` and `id` (the reference's
     /// `_find_block`), O(1) amortised.
     pub(crate) fn find_block(&mut self, kind: BlockKind, id: &str) -> Option<usize> {
+        self.find_block_at(kind, id, false)
+    }
+
+    /// Index of the first (or, with `newest`, the last) block with this `type` and `id`.
+    pub(crate) fn find_block_at(&mut self, kind: BlockKind, id: &str, newest: bool) -> Option<usize> {
         let index = &mut self.index;
         while index.indexed < self.content.len() {
             let i = index.indexed;
             let block = &self.content[i];
-            if !index.first.contains_key(block.id()) {
-                index.first.insert(block.id().to_owned(), [NONE; 6]);
+            if !index.positions.contains_key(block.id()) {
+                index.positions.insert(block.id().to_owned(), [[NONE; 2]; 6]);
             }
-            if let Some(entry) = index.first.get_mut(block.id()) {
+            if let Some(entry) = index.positions.get_mut(block.id()) {
+                let at = u32::try_from(i).unwrap_or(NONE);
                 let s = &mut entry[slot(block.kind())];
-                if *s == NONE {
-                    *s = u32::try_from(i).unwrap_or(NONE);
+                if s[0] == NONE {
+                    s[0] = at;
                 }
+                s[1] = at;
             }
             index.indexed += 1;
         }
-        let found = index.first.get(id)?[slot(kind)];
+        let found = index.positions.get(id)?[slot(kind)][usize::from(newest)];
         (found != NONE).then_some(found as usize)
     }
 
@@ -530,16 +556,32 @@ impl Msg {
         self.touch(self.content.len() - 1);
     }
 
-    /// Marks the message (and block `i`, if any) as changed.
+    /// Marks the message (and block `i`, if any) as changed and rewritten.
     pub(crate) fn touch(&mut self, i: usize) {
-        self.revisions.msg += 1;
-        let blocks = &mut self.revisions.blocks;
-        if blocks.len() < self.content.len() {
-            blocks.resize(self.content.len(), self.revisions.msg);
-        }
-        if let Some(r) = blocks.get_mut(i) {
+        self.grow(i);
+        if let Some(r) = self.revisions.rewritten.get_mut(i) {
             *r = self.revisions.msg;
         }
+    }
+
+    /// Marks block `i` as changed only by text appended at the end of its streamed
+    /// strings (see [`Msg::block_rewritten`]).
+    pub(crate) fn grow(&mut self, i: usize) {
+        self.revisions.msg += 1;
+        let r = &mut self.revisions;
+        if r.blocks.len() < self.content.len() {
+            r.blocks.resize(self.content.len(), r.msg);
+            r.rewritten.resize(self.content.len(), r.msg);
+        }
+        if let Some(b) = r.blocks.get_mut(i) {
+            *b = r.msg;
+        }
+    }
+
+    /// Mutable block `i`, marked as changed by growing only (see [`Msg::grow`]).
+    pub(crate) fn block_grow(&mut self, i: usize) -> Option<&mut ContentBlock> {
+        self.grow(i);
+        self.content.get_mut(i)
     }
 
     /// Marks the message itself as changed (no block).

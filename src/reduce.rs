@@ -14,33 +14,59 @@ use crate::error::MsgError;
 use crate::event::*;
 use crate::factory::generate_timestamp;
 use crate::msg::{Msg, Usage};
+use crate::outcome::{Outcome, Skip};
 use crate::source::{Base64Source, DataSource, URLSource, b64decode};
+use serde::{Deserialize, Serialize};
+
+/// Which block a tool-call id names when several tool calls (or results) share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallMatch {
+    /// The first one, as the reference's `_find_block` does (the default). A provider
+    /// that numbers tool calls per round (`search:0` in every round) then sends round 2's
+    /// arguments and result to round 1's blocks.
+    #[default]
+    First,
+    /// The newest one: a repeated tool-call id starts a new call, and later events for
+    /// that id go to it.
+    Newest,
+}
 
 impl Msg {
-    /// Applies `event` to this message in place and returns it (the reference's
-    /// `Msg.append_event`).
+    /// Applies `event` to this message in place (the reference's `Msg.append_event`) and
+    /// tells what it did.
     ///
-    /// Skipped without error, as in the reference: `CUSTOM`; events whose `reply_id` is
-    /// not this message's `id`; `REPLY_START`, `MODEL_CALL_START`, `EXCEED_MAX_ITERS`,
-    /// `USER_INTERRUPT`; deltas and ends whose block (looked up by type and id, first
-    /// match) does not exist. There is no state machine and no role check.
+    /// Skipped without error, as in the reference ([`Outcome::Skipped`] says why):
+    /// `CUSTOM`; events whose `reply_id` is not this message's `id` (`foreign_reply`);
+    /// `REPLY_START`, `MODEL_CALL_START`, `EXCEED_MAX_ITERS`, `USER_INTERRUPT`
+    /// (`ignored_type`); deltas and ends whose block (looked up by type and id, first
+    /// match) does not exist (`unknown_block`); confirmations of calls not asking and
+    /// external results already present (`stale`). There is no state machine and no role
+    /// check.
     ///
     /// Errors (the message is left unchanged): `invalid_base64` (a chunk Python's
     /// `b64decode` rejects), `invalid_url` (a URL `AnyUrl` rejects), `base64_after_url`
     /// (a base64 `DATA_BLOCK_DELTA` for a block that already has a URL source; the
     /// reference crashes with `AttributeError`).
-    pub fn append_event(&mut self, event: &AgentEvent) -> Result<&mut Msg, MsgError> {
+    pub fn append_event(&mut self, event: &AgentEvent) -> Result<Outcome, MsgError> {
+        self.append_event_with(event, ToolCallMatch::First)
+    }
+
+    /// [`Msg::append_event`], with tool-call ids matched as `tool_calls` says.
+    pub fn append_event_with(&mut self, event: &AgentEvent, tool_calls: ToolCallMatch) -> Result<Outcome, MsgError> {
         match event.reply_id() {
-            None => return Ok(self),
-            Some(reply_id) if reply_id != self.id => return Ok(self),
+            None => return Ok(Outcome::Skipped(Skip::IgnoredType)),
+            Some(reply_id) if reply_id != self.id => return Ok(Outcome::Skipped(Skip::ForeignReply)),
             Some(_) => {}
         }
+        let newest = tool_calls == ToolCallMatch::Newest;
+        let unknown = Outcome::Skipped(Skip::UnknownBlock);
         match event {
             AgentEvent::ReplyStart(_)
             | AgentEvent::ModelCallStart(_)
             | AgentEvent::ExceedMaxIters(_)
             | AgentEvent::UserInterrupt(_)
-            | AgentEvent::Custom(_) => {}
+            | AgentEvent::Custom(_) => return Ok(Outcome::Skipped(Skip::IgnoredType)),
             AgentEvent::ReplyEnd(e) => {
                 self.finished_at = Some(e.created_at.clone());
                 self.finished_reason = Some(e.finished_reason);
@@ -57,18 +83,23 @@ impl Msg {
             }
             AgentEvent::TextBlockStart(e) => self.push_block(ContentBlock::Text(TextBlock::with_id(&e.block_id, ""))),
             AgentEvent::TextBlockDelta(e) => {
-                if let Some(ContentBlock::Text(b)) = self.lookup(BlockKind::Text, &e.block_id) {
-                    append_delta(&mut b.text, &mut b.pending, &e.delta);
-                }
+                let Some(i) = self.find_block(BlockKind::Text, &e.block_id) else {
+                    return Ok(unknown);
+                };
+                self.grow_with(i, |b| match b {
+                    ContentBlock::Text(b) => append_delta(&mut b.text, &mut b.pending, &e.delta),
+                    _ => false,
+                });
             }
             AgentEvent::TextBlockEnd(e) => {
-                if let Some(ContentBlock::Text(b)) = self.lookup(BlockKind::Text, &e.block_id) {
-                    if let Some(text) = &e.text {
-                        b.text = text.as_str().to_owned();
-                        b.pending = None;
-                    }
-                    b.finished_at = Some(e.created_at.clone());
+                let Some(ContentBlock::Text(b)) = self.lookup(BlockKind::Text, &e.block_id, false) else {
+                    return Ok(unknown);
+                };
+                if let Some(text) = &e.text {
+                    b.text = text.as_str().to_owned();
+                    b.pending = None;
                 }
+                b.finished_at = Some(e.created_at.clone());
             }
             AgentEvent::DataBlockStart(e) => {
                 let source = DataSource::Base64(Base64Source::new("", &e.media_type));
@@ -78,24 +109,30 @@ impl Msg {
                     e.name.clone(),
                 )));
             }
-            AgentEvent::DataBlockDelta(e) => self.data_block_delta(e)?,
+            AgentEvent::DataBlockDelta(e) => return self.data_block_delta(e),
             AgentEvent::DataBlockEnd(e) => {
-                if let Some(ContentBlock::Data(b)) = self.lookup(BlockKind::Data, &e.block_id) {
-                    b.finished_at = Some(e.created_at.clone());
-                }
+                let Some(ContentBlock::Data(b)) = self.lookup(BlockKind::Data, &e.block_id, false) else {
+                    return Ok(unknown);
+                };
+                b.finished_at = Some(e.created_at.clone());
             }
             AgentEvent::ThinkingBlockStart(e) => {
                 self.push_block(ContentBlock::Thinking(ThinkingBlock::with_id(&e.block_id, "")));
             }
             AgentEvent::ThinkingBlockDelta(e) => {
-                if let Some(ContentBlock::Thinking(b)) = self.lookup(BlockKind::Thinking, &e.block_id) {
-                    append_delta(&mut b.thinking, &mut b.pending, &e.delta);
-                }
+                let Some(i) = self.find_block(BlockKind::Thinking, &e.block_id) else {
+                    return Ok(unknown);
+                };
+                self.grow_with(i, |b| match b {
+                    ContentBlock::Thinking(b) => append_delta(&mut b.thinking, &mut b.pending, &e.delta),
+                    _ => false,
+                });
             }
             AgentEvent::ThinkingBlockEnd(e) => {
-                if let Some(ContentBlock::Thinking(b)) = self.lookup(BlockKind::Thinking, &e.block_id) {
-                    b.finished_at = Some(e.created_at.clone());
-                }
+                let Some(ContentBlock::Thinking(b)) = self.lookup(BlockKind::Thinking, &e.block_id, false) else {
+                    return Ok(unknown);
+                };
+                b.finished_at = Some(e.created_at.clone());
             }
             AgentEvent::HintBlock(e) => {
                 let now = generate_timestamp();
@@ -112,50 +149,67 @@ impl Msg {
                 self.push_block(ContentBlock::ToolCall(block));
             }
             AgentEvent::ToolCallDelta(e) => {
-                if let Some(ContentBlock::ToolCall(b)) = self.lookup(BlockKind::ToolCall, &e.tool_call_id) {
-                    append_delta(&mut b.input, &mut b.pending, &e.delta);
-                }
+                let Some(i) = self.find_block_at(BlockKind::ToolCall, &e.tool_call_id, newest) else {
+                    return Ok(unknown);
+                };
+                self.grow_with(i, |b| match b {
+                    ContentBlock::ToolCall(b) => append_delta(&mut b.input, &mut b.pending, &e.delta),
+                    _ => false,
+                });
             }
             AgentEvent::ToolCallEnd(e) => {
-                if let Some(ContentBlock::ToolCall(b)) = self.lookup(BlockKind::ToolCall, &e.tool_call_id) {
-                    b.finished_at = Some(e.created_at.clone());
-                }
+                let Some(ContentBlock::ToolCall(b)) = self.lookup(BlockKind::ToolCall, &e.tool_call_id, newest) else {
+                    return Ok(unknown);
+                };
+                b.finished_at = Some(e.created_at.clone());
             }
             AgentEvent::ToolResultStart(e) => {
                 let block = ToolResultBlock::new(&e.tool_call_id, &e.tool_call_name);
                 self.push_block(ContentBlock::ToolResult(block));
             }
             AgentEvent::ToolResultTextDelta(e) => {
-                if let Some(ContentBlock::ToolResult(b)) = self.lookup(BlockKind::ToolResult, &e.tool_call_id) {
-                    tool_result_text_delta(b, &e.delta);
-                }
+                let Some(i) = self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest) else {
+                    return Ok(unknown);
+                };
+                self.grow_with(i, |b| match b {
+                    ContentBlock::ToolResult(b) => tool_result_text_delta(b, &e.delta),
+                    _ => false,
+                });
             }
-            AgentEvent::ToolResultDataDelta(e) => self.tool_result_data_delta(e)?,
+            AgentEvent::ToolResultDataDelta(e) => return self.tool_result_data_delta(e, newest),
             AgentEvent::ToolResultEnd(e) => {
-                let Some(ContentBlock::ToolResult(b)) = self.lookup(BlockKind::ToolResult, &e.tool_call_id) else {
-                    return Ok(self);
+                let Some(ContentBlock::ToolResult(b)) = self.lookup(BlockKind::ToolResult, &e.tool_call_id, newest)
+                else {
+                    return Ok(unknown);
                 };
                 b.state = e.state;
                 b.metadata = e.metadata.clone();
                 b.finished_at = Some(e.created_at.clone());
-                if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &e.tool_call_id) {
+                if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &e.tool_call_id, newest) {
                     call.state = ToolCallState::Finished;
                 }
             }
             AgentEvent::RequireUserConfirm(e) => {
+                let mut any = false;
                 for tc in &e.tool_calls {
-                    if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &tc.id) {
+                    if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &tc.id, newest) {
                         call.state = ToolCallState::Asking;
                         call.suggested_rules = tc.suggested_rules.clone();
+                        any = true;
                     }
+                }
+                if !any {
+                    return Ok(unknown);
                 }
             }
             AgentEvent::UserConfirmResult(e) => {
+                let (mut found, mut any) = (false, false);
                 for result in &e.confirm_results {
                     let id = &result.tool_call.id;
-                    let Some(i) = self.find_block(BlockKind::ToolCall, id) else {
+                    let Some(i) = self.find_block_at(BlockKind::ToolCall, id, newest) else {
                         continue;
                     };
+                    found = true;
                     if let ContentBlock::ToolCall(call) = &self.content()[i] {
                         if call.state != ToolCallState::Asking {
                             continue;
@@ -167,59 +221,94 @@ impl Msg {
                         } else {
                             ToolCallState::Finished
                         };
+                        any = true;
                     }
+                }
+                if !any {
+                    return Ok(Outcome::Skipped(if found { Skip::Stale } else { Skip::UnknownBlock }));
                 }
             }
             AgentEvent::RequireExternalExecution(e) => {
+                let mut any = false;
                 for tc in &e.tool_calls {
-                    if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &tc.id) {
+                    if let Some(ContentBlock::ToolCall(call)) = self.lookup(BlockKind::ToolCall, &tc.id, newest) {
                         call.state = ToolCallState::Submitted;
+                        any = true;
                     }
+                }
+                if !any {
+                    return Ok(unknown);
                 }
             }
             AgentEvent::ExternalExecutionResult(e) => {
-                let existing: HashSet<String> = self
-                    .content()
-                    .iter()
-                    .filter_map(|b| match b {
-                        ContentBlock::ToolResult(r) => Some(r.id.clone()),
-                        _ => None,
-                    })
-                    .collect();
+                let existing = self.answered_tool_calls(newest);
+                let mut any = false;
                 for result in e.execution_results.iter().filter(|r| !existing.contains(&r.id)) {
                     let mut block = result.clone();
                     if block.finished_at.is_none() {
                         block.finished_at = Some(e.created_at.clone());
                     }
                     self.push_block(ContentBlock::ToolResult(block));
+                    any = true;
+                }
+                if !any && !e.execution_results.is_empty() {
+                    return Ok(Outcome::Skipped(Skip::Stale));
                 }
             }
         }
-        Ok(self)
+        Ok(Outcome::Applied)
     }
 
-    /// The first block of `kind` with `id`, marked as changed.
-    fn lookup(&mut self, kind: BlockKind, id: &str) -> Option<&mut ContentBlock> {
-        let i = self.find_block(kind, id)?;
+    /// Ids of the tool results already in the message: every one (the reference), or with
+    /// `newest` only those after the newest tool call of their id.
+    fn answered_tool_calls(&self, newest: bool) -> HashSet<String> {
+        let mut answered = HashSet::new();
+        for block in self.content() {
+            match block {
+                ContentBlock::ToolCall(call) if newest => {
+                    answered.remove(&call.id);
+                }
+                ContentBlock::ToolResult(r) => {
+                    answered.insert(r.id.clone());
+                }
+                _ => {}
+            }
+        }
+        answered
+    }
+
+    /// Runs `f` on block `i`; `f` returns whether it rewrote text rather than only
+    /// appending to it.
+    fn grow_with(&mut self, i: usize, f: impl FnOnce(&mut ContentBlock) -> bool) {
+        let rewrote = self.block_grow(i).is_some_and(f);
+        if rewrote {
+            self.touch(i);
+        }
+    }
+
+    /// The first (or newest) block of `kind` with `id`, marked as changed.
+    fn lookup(&mut self, kind: BlockKind, id: &str, newest: bool) -> Option<&mut ContentBlock> {
+        let i = self.find_block_at(kind, id, newest)?;
         self.block_mut(i)
     }
 
-    fn data_block_delta(&mut self, e: &DataBlockDeltaEvent) -> Result<(), MsgError> {
+    fn data_block_delta(&mut self, e: &DataBlockDeltaEvent) -> Result<Outcome, MsgError> {
+        let unknown = Ok(Outcome::Skipped(Skip::UnknownBlock));
         let Some(i) = self.find_block(BlockKind::Data, &e.block_id) else {
-            return Ok(());
+            return unknown;
         };
         let ContentBlock::Data(block) = &self.content()[i] else {
-            return Ok(());
+            return unknown;
         };
         if let Some(url) = e.url.as_deref().filter(|u| !u.is_empty()) {
             let source = DataSource::Url(URLSource::new(url, &e.media_type)?);
             if let Some(ContentBlock::Data(b)) = self.block_mut(i) {
                 b.source = source;
             }
-            return Ok(());
+            return Ok(Outcome::Applied);
         }
         let Some(data) = e.data.as_deref().filter(|d| !d.is_empty()) else {
-            return Ok(());
+            return Ok(Outcome::Applied);
         };
         let DataSource::Base64(src) = &block.source else {
             return Err(MsgError::Base64AfterUrl(e.block_id.clone()));
@@ -234,10 +323,17 @@ impl Msg {
             })?
         };
         let chunk = b64decode(data)?;
+        // the first append turns the held string into bytes (canonical base64 from then
+        // on): a rewrite; later ones only grow the payload
+        let block = if existing.is_some() {
+            self.block_mut(i)
+        } else {
+            self.block_grow(i)
+        };
         if let Some(ContentBlock::Data(DataBlock {
             source: DataSource::Base64(src),
             ..
-        })) = self.block_mut(i)
+        })) = block
         {
             if let Some(existing) = existing {
                 src.set_bytes(existing);
@@ -246,15 +342,16 @@ impl Msg {
                 bytes.extend_from_slice(&chunk);
             }
         }
-        Ok(())
+        Ok(Outcome::Applied)
     }
 
-    fn tool_result_data_delta(&mut self, e: &ToolResultDataDeltaEvent) -> Result<(), MsgError> {
-        let Some(i) = self.find_block(BlockKind::ToolResult, &e.tool_call_id) else {
-            return Ok(());
+    fn tool_result_data_delta(&mut self, e: &ToolResultDataDeltaEvent, newest: bool) -> Result<Outcome, MsgError> {
+        let unknown = Ok(Outcome::Skipped(Skip::UnknownBlock));
+        let Some(i) = self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest) else {
+            return unknown;
         };
         let ContentBlock::ToolResult(result) = &self.content()[i] else {
-            return Ok(());
+            return unknown;
         };
         let source = match &e.data {
             Some(data) => DataSource::Base64(Base64Source::new(data.clone(), &e.media_type)),
@@ -274,7 +371,7 @@ impl Msg {
                     ..
                 }) = &items[t]
                 else {
-                    return Ok(());
+                    return unknown;
                 };
                 let mut bytes = held.decode()?.into_owned();
                 bytes.extend_from_slice(&chunk.decode()?);
@@ -283,7 +380,7 @@ impl Msg {
             _ => None,
         };
         let Some(ContentBlock::ToolResult(result)) = self.block_mut(i) else {
-            return Ok(());
+            return unknown;
         };
         with_output_blocks(result, |items| match (merged, source) {
             (Some((t, bytes)), DataSource::Base64(chunk)) => {
@@ -300,30 +397,36 @@ impl Msg {
             }
             (_, source) => items.push(TextOrData::Data(DataBlock::with_id(&e.block_id, source, None))),
         });
-        Ok(())
+        Ok(Outcome::Applied)
     }
 }
 
 /// Runs `f` on the output list of a tool result; a string output becomes
 /// `[TextBlock(text)]` first (with a generated id), as in the reference.
-fn with_output_blocks(result: &mut ToolResultBlock, f: impl FnOnce(&mut Vec<TextOrData>)) {
+fn with_output_blocks<T: Default>(result: &mut ToolResultBlock, f: impl FnOnce(&mut Vec<TextOrData>) -> T) -> T {
     if let TextOrBlocks::Text(text) = &mut result.output {
         let text = std::mem::take(text);
         result.output = TextOrBlocks::Blocks(vec![TextOrData::Text(TextBlock::new(text))]);
     }
-    if let TextOrBlocks::Blocks(items) = &mut result.output {
-        f(items);
+    match &mut result.output {
+        TextOrBlocks::Blocks(items) => f(items),
+        TextOrBlocks::Text(_) => T::default(),
     }
 }
 
 /// `TOOL_RESULT_TEXT_DELTA`: extend the last text block of the output, or start one.
-fn tool_result_text_delta(result: &mut ToolResultBlock, delta: &Delta) {
+/// Returns whether the output changed other than by its last text growing.
+fn tool_result_text_delta(result: &mut ToolResultBlock, delta: &Delta) -> bool {
+    let was_text = matches!(result.output, TextOrBlocks::Text(_));
     with_output_blocks(result, |items| {
+        let mut rewrote = was_text;
         if !matches!(items.last(), Some(TextOrData::Text(_))) {
             items.push(TextOrData::Text(TextBlock::new("")));
+            rewrote = true;
         }
         if let Some(TextOrData::Text(last)) = items.last_mut() {
-            append_delta(&mut last.text, &mut last.pending, delta);
+            rewrote |= append_delta(&mut last.text, &mut last.pending, delta);
         }
-    });
+        rewrote
+    })
 }

@@ -1,4 +1,4 @@
-//! Every conformance case inside headless Chromium: the core compiled to wasm32
+//! Every conformance case and session case inside headless Chromium: the core compiled to wasm32
 //! (`wasm-pack test --headless --chrome`).
 #![cfg(target_arch = "wasm32")]
 
@@ -11,5 +11,17 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn every_conformance_case_passes_in_the_browser() {
     let failed = common::embedded::failures();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn every_session_case_passes() {
+    let failed = common::session_cases::failures();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn random_chunking_of_every_recording_gives_the_same_messages() {
+    let failed = common::session_cases::chunking_failures(3, 0x5eed);
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

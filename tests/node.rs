@@ -10,3 +10,15 @@ fn every_conformance_case_passes_in_node() {
     let failed = common::embedded::failures();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+#[wasm_bindgen_test]
+fn every_session_case_passes() {
+    let failed = common::session_cases::failures();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn random_chunking_of_every_recording_gives_the_same_messages() {
+    let failed = common::session_cases::chunking_failures(3, 0x5eed);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

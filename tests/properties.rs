@@ -2,7 +2,7 @@
 //! message unchanged, and wire JSON survives serialise → parse → serialise unchanged.
 #![cfg(not(target_arch = "wasm32"))]
 
-use agentscope_message::stream::StreamDecoder;
+use agentscope_message::Framer;
 use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -115,31 +115,34 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let _ = AgentEvent::from_json(&text);
         let _ = Msg::from_json(&text);
-        let mut decoder = StreamDecoder::new();
-        let mut seen = 0;
         let cut = cut.min(bytes.len());
-        let mut count = |_: &str| { seen += 1; Ok(()) };
-        let _ = decoder.feed(&bytes[..cut], &mut count);
-        let _ = decoder.feed(&bytes[cut..], &mut count);
-        let _ = decoder.finish(&mut count);
+        let mut framer = Framer::new();
+        framer.feed(&bytes[..cut]);
+        framer.feed(&bytes[cut..]);
+        framer.end();
+        while framer.next_frame().is_some() {}
+        let mut session = agentscope_message::Session::new(Default::default());
+        let _ = session.feed(&bytes[..cut]);
+        let _ = session.feed(&bytes[cut..]);
+        let _ = session.end();
     }
 
     #[test]
     fn chunk_boundaries_do_not_change_the_events(cut in 0usize..400) {
         let sse = "data: {\"type\":\"CUSTOM\",\"name\":\"a\"}\n\n: ping\n\ndata: {\"type\":\"CUSTOM\",\"name\":\"b\"}\n\n";
         let jsonl = "{\"type\":\"CUSTOM\",\"name\":\"a\"}\r\n\n{\"type\":\"CUSTOM\",\"name\":\"b\"}";
-        for input in [sse, jsonl] {
+        let array = "[ {\"type\":\"CUSTOM\",\"name\":\"a\"} ,\r\n{\"type\":\"CUSTOM\",\"name\":\"b\",\"value\":{\"s\":\"]\\\"[\"}}]";
+        for input in [sse, jsonl, array] {
             let cut = cut.min(input.len());
-            let mut decoder = StreamDecoder::new();
+            let mut framer = Framer::new();
+            framer.feed(&input.as_bytes()[..cut]);
+            framer.feed(&input.as_bytes()[cut..]);
+            framer.end();
             let mut names = Vec::new();
-            let mut take = |json: &str| {
-                names.push(AgentEvent::from_json(json).map(|e| e.to_json())?);
-                Ok(())
-            };
-            decoder.feed(&input.as_bytes()[..cut], &mut take).expect("feeds");
-            decoder.feed(&input.as_bytes()[cut..], &mut take).expect("feeds");
-            decoder.finish(&mut take).expect("finishes");
-            prop_assert_eq!(names.len(), 2);
+            while let Some(frame) = framer.next_frame() {
+                names.push(AgentEvent::from_json(&frame.expect("a frame").data).expect("an event").to_json());
+            }
+            prop_assert_eq!(names.len(), 2, "{}", input);
             prop_assert!(names[0].contains("\"name\":\"a\"") && names[1].contains("\"name\":\"b\""));
         }
     }
@@ -150,27 +153,18 @@ fn a_byte_order_mark_split_across_chunks_is_skipped() {
     for body in [
         "{\"type\":\"CUSTOM\",\"name\":\"a\"}\n",
         "data: {\"type\":\"CUSTOM\",\"name\":\"a\"}\n\n",
+        "[{\"type\":\"CUSTOM\",\"name\":\"a\"}]",
     ] {
         let input = format!("\u{FEFF}{body}");
-        let mut decoder = StreamDecoder::new();
-        let mut seen = Vec::new();
-        let mut take = |json: &str| {
-            seen.push(json.to_owned());
-            Ok(())
-        };
+        let mut framer = Framer::new();
         for byte in input.as_bytes() {
-            decoder.feed(std::slice::from_ref(byte), &mut take).expect("feeds");
+            framer.feed(std::slice::from_ref(byte));
         }
-        decoder.finish(&mut take).expect("finishes");
+        framer.end();
+        let mut seen = Vec::new();
+        while let Some(frame) = framer.next_frame() {
+            seen.push(frame.expect("a frame").data);
+        }
         assert_eq!(seen, ["{\"type\":\"CUSTOM\",\"name\":\"a\"}"], "{body:?}");
-        // and through read_events with a one-byte buffer, JSON arrays included
-        for text in [input.clone(), format!("\u{FEFF} [{}]", body.trim())] {
-            if text.contains("data:") && text.contains('[') {
-                continue;
-            }
-            let reader = std::io::BufReader::with_capacity(1, text.as_bytes());
-            let n = agentscope_message::stream::read_events(reader, |json| AgentEvent::from_json(json).map(|_| ()));
-            assert_eq!(n.expect("reads"), 1, "{text:?}");
-        }
     }
 }

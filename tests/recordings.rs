@@ -4,13 +4,10 @@
 
 mod common;
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 use std::process::Command;
 
-use agentscope_message::Replay;
-use agentscope_message::stream::read_events;
+use agentscope_message::{Session, SessionOptions};
 use common::*;
 use serde_json::Value;
 
@@ -51,11 +48,12 @@ fn every_recording_replays_to_the_reference_message() {
     for dir in &dirs {
         let (want, _) = expected(dir);
         for file in ["events.jsonl", "events.sse"] {
-            let mut replay = Replay::new(true);
-            let reader = BufReader::new(File::open(dir.join(file)).expect("recording"));
-            let count = read_events(reader, |json| replay.apply_json(json)).expect("replays");
+            let bytes = std::fs::read(dir.join(file)).expect("recording");
+            let mut session = Session::new(SessionOptions::default());
+            let count = session.feed(&bytes).expect("replays") + session.end().expect("ends");
             assert!(count > 0, "{file} has events");
-            let actual = replay.messages().iter().map(|m| m.to_value()).collect();
+            assert_eq!(session.diagnostics(), [], "{file}: nothing skipped");
+            let actual = session.messages().map(|m| m.to_value()).collect();
             failures.extend(compare(dir, file, actual, &want));
         }
     }

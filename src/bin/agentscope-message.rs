@@ -2,13 +2,12 @@
 //! validate stored messages.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentscope_message::stream::{StreamError, read_events};
-use agentscope_message::{Msg, MsgError, Replay};
-use clap::{Parser, Subcommand};
+use agentscope_message::{Msg, MsgError, Session, SessionError, SessionOptions, ToolCallMatch};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Rebuild AgentScope 2.0 messages from event streams, exactly as agentscope's
 /// `Msg.append_event` does.
@@ -16,7 +15,7 @@ use clap::{Parser, Subcommand};
 #[command(name = "agentscope-message", version, about, long_about = None)]
 #[command(after_help = "Examples:\n  \
     agentscope-message replay examples/recordings/c_react_3_tools_2_iters/events.sse\n  \
-    curl -N https://host/chat/stream | agentscope-message replay -\n  \
+    curl -N http://127.0.0.1:8787/api/stream/c_react_3_tools_2_iters | agentscope-message replay --diagnostics -\n  \
     agentscope-message replay --all examples/recordings/l_two_replies_same_session/events.jsonl\n  \
     agentscope-message validate stored_msg.json")]
 struct Cli {
@@ -28,11 +27,12 @@ struct Cli {
 enum Command {
     /// Replay an event stream into the final message and print it as compact wire JSON.
     ///
-    /// The input is JSON Lines (one event per line), a JSON array of events, or an SSE
-    /// stream (`data: {event}` frames; comments and heartbeats are ignored); the format is
-    /// detected from the first byte and the input is processed as it arrives. Without
-    /// --initial the message is opened from the first REPLY_START as the AgentScope
-    /// service does (AssistantMsg(id=reply_id, name=name, content=[])); a later
+    /// The input is SSE (`data: {event}` frames), JSON Lines (one event per line) or a JSON
+    /// array of events, detected from the first bytes, and processed as it arrives (e.g.
+    /// `curl -N` of a live stream). SSE frames named other than `message` (`event: ping`)
+    /// and keep-alives are not events; a last frame without its blank line is applied.
+    /// Without --initial the message is opened from the first REPLY_START as the
+    /// AgentScope service does (AssistantMsg(id=reply_id, name=name, content=[])); a later
     /// REPLY_START with the same reply_id continues it. On the first bad event it prints
     /// `error[<code>] at event <n>: <message>` to stderr and exits with 1.
     Replay {
@@ -42,6 +42,20 @@ enum Command {
         /// Print one message per reply_id, in order of first appearance, as a JSON array.
         #[arg(long)]
         all: bool,
+        /// Refuse (exit 1) what is skipped by default: deltas for blocks never started,
+        /// repeated block starts, events after REPLY_END, events of unopened replies,
+        /// unknown event types.
+        #[arg(long)]
+        strict: bool,
+        /// Apply an event whose id was already applied only once.
+        #[arg(long)]
+        dedup: bool,
+        /// Which tool call a repeated tool-call id names.
+        #[arg(long, value_enum, default_value_t = Match::First)]
+        tool_call_match: Match,
+        /// Print what was skipped or suspicious to stderr, one JSON object per line.
+        #[arg(long)]
+        diagnostics: bool,
         /// The event stream; `-` or nothing reads standard input.
         #[arg(value_name = "FILE|-")]
         file: Option<PathBuf>,
@@ -55,10 +69,17 @@ enum Command {
     },
 }
 
-fn open(path: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
+/// `--tool-call-match`: the first block with the id (the reference) or the newest.
+#[derive(Clone, Copy, ValueEnum)]
+enum Match {
+    First,
+    Newest,
+}
+
+fn open(path: Option<&PathBuf>) -> io::Result<Box<dyn Read>> {
     match path {
-        Some(p) if p.as_os_str() != "-" => Ok(Box::new(BufReader::with_capacity(1 << 16, File::open(p)?))),
-        _ => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock()))),
+        Some(p) if p.as_os_str() != "-" => Ok(Box::new(File::open(p)?)),
+        _ => Ok(Box::new(io::stdin().lock())),
     }
 }
 
@@ -72,24 +93,70 @@ fn read_msg(path: &PathBuf) -> Result<Msg, String> {
         .map_err(|e| format!("error[{}]: {e}", e.code()))
 }
 
-fn replay(initial: Option<PathBuf>, all: bool, file: Option<PathBuf>) -> Result<String, String> {
-    let mut replay = match &initial {
-        Some(path) => Replay::with_initial(read_msg(path)?, all),
-        None => Replay::new(all),
-    };
-    let name = file
+struct ReplayArgs {
+    initial: Option<PathBuf>,
+    all: bool,
+    options: SessionOptions,
+    diagnostics: bool,
+    file: Option<PathBuf>,
+}
+
+/// Printable text: control characters of the input are escaped.
+fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() && c != '\n' {
+                c.escape_unicode().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+fn print_diagnostics(session: &mut Session) {
+    let mut stderr = io::stderr().lock();
+    for d in session.take_diagnostics() {
+        let _ = writeln!(stderr, "{}", serde_json::to_string(&d).unwrap_or_default());
+    }
+}
+
+fn replay(args: ReplayArgs) -> Result<String, String> {
+    let mut session = Session::new(args.options);
+    if let Some(path) = &args.initial {
+        session.insert(read_msg(path)?);
+    }
+    let name = args
+        .file
         .as_ref()
         .map_or_else(|| "-".to_owned(), |p| p.display().to_string());
-    let input = open(file.as_ref()).map_err(|e| format!("error[io]: {name}: {e}"))?;
-    read_events(input, |json| replay.apply_json(json)).map_err(|e| match &e {
-        StreamError::Io(_) => format!("error[io]: {name}: {e}"),
-        StreamError::Event { .. } => format!("error[{}] {e}", e.code()),
-    })?;
-    let messages = replay.into_messages();
-    if messages.is_empty() {
+    let mut input = open(args.file.as_ref()).map_err(|e| format!("error[io]: {name}: {e}"))?;
+    let failed = |e: SessionError| format!("error[{}] {}", e.code(), printable(&e.to_string()));
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("error[io]: {name}: {e}")),
+        };
+        let fed = session.feed(&buf[..n]);
+        if args.diagnostics {
+            print_diagnostics(&mut session);
+        }
+        fed.map_err(failed)?;
+    }
+    let ended = session.end();
+    if args.diagnostics {
+        print_diagnostics(&mut session);
+    }
+    ended.map_err(failed)?;
+    if session.is_empty() {
         return Err(format!("error[{}]: {}", MsgError::NoReply.code(), MsgError::NoReply));
     }
-    let out = if all {
+    let messages = session.into_messages();
+    let out = if args.all {
         serde_json::to_string(&messages)
     } else {
         serde_json::to_string(&messages[0])
@@ -99,7 +166,32 @@ fn replay(initial: Option<PathBuf>, all: bool, file: Option<PathBuf>) -> Result<
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Replay { initial, all, file } => replay(initial, all, file).map(Some),
+        Command::Replay {
+            initial,
+            all,
+            strict,
+            dedup,
+            tool_call_match,
+            diagnostics,
+            file,
+        } => {
+            let options = SessionOptions {
+                strict,
+                dedup,
+                tool_call_match: match tool_call_match {
+                    Match::First => ToolCallMatch::First,
+                    Match::Newest => ToolCallMatch::Newest,
+                },
+            };
+            replay(ReplayArgs {
+                initial,
+                all,
+                options,
+                diagnostics,
+                file,
+            })
+            .map(Some)
+        }
         Command::Validate { file } => read_msg(&file).map(|_| None),
     };
     match result {

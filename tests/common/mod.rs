@@ -3,12 +3,15 @@
 
 pub mod check;
 pub mod embedded;
+pub mod session_cases;
 
 #[allow(unused_imports)]
 pub use check::*;
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -68,4 +71,22 @@ pub fn null_recording_volatiles(msg: &mut Value) {
 
 pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).expect("readable")).expect("JSON")
+}
+
+/// Runs the `agentscope-message` CLI with `args`, writing `stdin` to it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn cli(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cli starts");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("cli ends")
 }

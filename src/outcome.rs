@@ -1,0 +1,76 @@
+//! What applying one event did: [`Outcome`], and the reasons an event is skipped
+//! ([`Skip`]), each with a stable code.
+
+use serde::Serialize;
+
+/// What [`crate::Msg::append_event`] or a [`crate::Session`] did with one event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The event changed the message (or, in a session, opened or continued a reply).
+    Applied,
+    /// The event changed nothing, and why.
+    Skipped(Skip),
+}
+
+impl Outcome {
+    /// Whether the event changed something.
+    pub fn is_applied(self) -> bool {
+        self == Outcome::Applied
+    }
+}
+
+/// Why an event was skipped or is suspicious, with a stable [`Skip::code`].
+///
+/// The reference (agentscope 2.0.11) skips the first four silently (it logs a warning for
+/// `foreign_reply` and `unknown_block`); the others come from a [`crate::Session`], which
+/// reports `unknown_block` and the session-level ones as [`crate::Diagnostic`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Skip {
+    /// The event's `reply_id` is not the message's `id`.
+    ForeignReply,
+    /// A type the reducer ignores by design: `REPLY_START` (on a message), `MODEL_CALL_START`,
+    /// `EXCEED_MAX_ITERS`, `USER_INTERRUPT`, `CUSTOM`.
+    IgnoredType,
+    /// A delta, end or state change for a block (or tool call) that was never started.
+    UnknownBlock,
+    /// A `USER_CONFIRM_RESULT` for tool calls that are not waiting for a confirmation, or an
+    /// `EXTERNAL_EXECUTION_RESULT` whose results are all there already (the usual case:
+    /// the service streams the result before it sends this event). Not a diagnostic.
+    Stale,
+    /// Deduplication: an event whose `id` was already applied.
+    Duplicate,
+    /// An event of a reply the session never saw a `REPLY_START` for.
+    UnknownReply,
+    /// An SSE frame whose `event:` name is not `message` (e.g. `ping`, `end`): not an
+    /// AgentScope event.
+    NamedSseEvent,
+    /// An event `type` this version does not know (a newer server's additive event).
+    UnknownEventType,
+    /// Not a skip but a warning: an event for a reply after its `REPLY_END` (applied, as
+    /// the reference does, unless the session is strict).
+    AfterEnd,
+    /// Not a skip but a warning: a second start of a block id that already exists (the
+    /// reference appends a second block; later deltas go to the first).
+    DuplicateBlock,
+}
+
+impl Skip {
+    /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
+    /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
+    /// `duplicate_block`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Skip::ForeignReply => "foreign_reply",
+            Skip::IgnoredType => "ignored_type",
+            Skip::UnknownBlock => "unknown_block",
+            Skip::Stale => "stale",
+            Skip::Duplicate => "duplicate",
+            Skip::UnknownReply => "unknown_reply",
+            Skip::NamedSseEvent => "named_sse_event",
+            Skip::UnknownEventType => "unknown_event_type",
+            Skip::AfterEnd => "after_end",
+            Skip::DuplicateBlock => "duplicate_block",
+        }
+    }
+}

@@ -1,0 +1,570 @@
+//! [`Session`]: one whole AgentScope event stream, from raw bytes to reply messages.
+//!
+//! bytes → framing ([`framing`]) → decode ([`crate::AgentEvent`]) → route by `reply_id`
+//! → reduce ([`crate::Msg::append_event`]) → messages. The CLI, the wasm package and the
+//! demo page all go through it.
+
+pub mod framing;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::block::BlockKind;
+use crate::error::MsgError;
+use crate::event::{AgentEvent, Decoded, decode};
+use crate::msg::{Msg, MsgOptions, assistant_msg};
+use crate::outcome::{Outcome, Skip};
+use crate::reduce::ToolCallMatch;
+use framing::{Frame, Framer, Framing};
+
+/// How a [`Session`] treats what the reference would skip or repeat. Every option is off
+/// by default, which reproduces the reference (agentscope 2.0.11) exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SessionOptions {
+    /// Refuse, with a typed error naming the event, what the lenient session skips or only
+    /// warns about: a delta or end for a block never started (`unknown_block`), a second
+    /// start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
+    /// (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
+    /// type (`unknown_event_type`). The session is unchanged by a refused event.
+    pub strict: bool,
+    /// Skip an event whose `id` was already applied (a resumed stream, a proxy retry),
+    /// with a `duplicate` diagnostic. Events without an `id` on the wire are never
+    /// deduplicated.
+    pub dedup: bool,
+    /// Which tool call (or result) a repeated tool-call id names: the first (the
+    /// reference) or the newest.
+    pub tool_call_match: ToolCallMatch,
+}
+
+/// A skipped or suspicious event, as a caller can read it after the fact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// 1-based position of the event in the session (every framed event counts, skipped
+    /// ones too).
+    pub index: usize,
+    /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
+    /// `after_end`, `duplicate_block`, `named_sse_event`, `unknown_event_type`.
+    pub code: &'static str,
+    /// What happened, for people.
+    pub message: String,
+    /// The event's `type`, when it could be read.
+    pub event_type: Option<String>,
+    /// The event's `id`, when it was on the wire.
+    pub event_id: Option<String>,
+    /// The event's `reply_id`, when it has one.
+    pub reply_id: Option<String>,
+    /// The SSE `id:` of the frame, when it came from SSE.
+    pub sse_id: Option<String>,
+}
+
+/// An event a [`Session`] refused: its position and ids, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("at event {index}{}: {error}", event_id.as_ref().map(|id| format!(" (id {id})")).unwrap_or_default())]
+pub struct SessionError {
+    /// 1-based position of the event in the session.
+    pub index: usize,
+    /// The event's `id`, when it was on the wire.
+    pub event_id: Option<String>,
+    /// The SSE `id:` of the frame, when it came from SSE.
+    pub sse_id: Option<String>,
+    /// Why.
+    pub error: MsgError,
+}
+
+impl SessionError {
+    /// The stable code of the error ([`MsgError::code`]).
+    pub fn code(&self) -> &'static str {
+        self.error.code()
+    }
+}
+
+/// One reply of the session.
+#[derive(Debug, Clone)]
+struct Reply {
+    msg: Msg,
+    ended: bool,
+}
+
+/// The ids and position of the event being applied.
+#[derive(Debug, Default)]
+struct Meta {
+    index: usize,
+    event_id: Option<String>,
+    sse_id: Option<String>,
+}
+
+/// Owns a whole event stream: frames raw bytes, decodes events, opens a message per reply
+/// and routes each event to it by `reply_id`, and records what it skipped.
+///
+/// Routing follows the AgentScope chat service: a `REPLY_START` whose `reply_id` has no
+/// message opens `AssistantMsg(id=reply_id, name=name, content=[])`; a later
+/// `REPLY_START` with the same `reply_id` (after a confirmation or an external execution)
+/// continues that message. Every other event goes to the message of its `reply_id`.
+///
+/// Errors stop at the first refused event and leave the session as it was before it;
+/// frames already received after it stay queued and are processed by the next
+/// [`Session::feed`] (an empty chunk will do) or [`Session::end`].
+#[derive(Debug, Default)]
+pub struct Session {
+    options: SessionOptions,
+    framer: Framer,
+    replies: Vec<Reply>,
+    by_reply: HashMap<String, usize>,
+    applied: HashSet<String>,
+    diagnostics: Vec<Diagnostic>,
+    events: usize,
+    last_event_id: Option<String>,
+    revision: u64,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            options,
+            ..Session::default()
+        }
+    }
+
+    /// The options the session was made with.
+    pub fn options(&self) -> SessionOptions {
+        self.options
+    }
+
+    /// Adds a message that events with its `id` as `reply_id` go to (e.g. a stored reply
+    /// a resumed stream continues). A message with the same id is replaced.
+    pub fn insert(&mut self, msg: Msg) {
+        self.revision += 1;
+        match self.by_reply.get(&msg.id) {
+            Some(&i) => self.replies[i] = Reply { msg, ended: false },
+            None => {
+                self.by_reply.insert(msg.id.clone(), self.replies.len());
+                self.replies.push(Reply { msg, ended: false });
+            }
+        }
+    }
+
+    /// Feeds raw bytes of the stream, split anywhere, and applies every event they
+    /// complete. Returns how many events were applied.
+    ///
+    /// Errors: the first event refused (`invalid_json`, `invalid_event`, `invalid_stream`,
+    /// a reducer error, or in strict mode a [`Skip`] code), with its position and ids.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
+        self.framer.feed(chunk);
+        self.drain()
+    }
+
+    /// Ends the stream: a final frame without its blank line (or line end) is applied;
+    /// an unclosed JSON array is an `invalid_stream` error.
+    pub fn end(&mut self) -> Result<usize, SessionError> {
+        self.framer.end();
+        self.drain()
+    }
+
+    /// The framing detected from the first bytes, once known.
+    pub fn framing(&self) -> Option<Framing> {
+        self.framer.framing()
+    }
+
+    fn drain(&mut self) -> Result<usize, SessionError> {
+        let mut applied = 0;
+        while let Some(frame) = self.framer.next_frame() {
+            self.events += 1;
+            let outcome = match frame {
+                Ok(frame) => self.apply_frame(frame),
+                Err(error) => Err(self.error(Meta::default(), error)),
+            };
+            match outcome {
+                Ok(outcome) => applied += usize::from(outcome.is_applied()),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(applied)
+    }
+
+    fn error(&self, meta: Meta, error: MsgError) -> SessionError {
+        SessionError {
+            index: if meta.index == 0 { self.events } else { meta.index },
+            event_id: meta.event_id,
+            sse_id: meta.sse_id,
+            error,
+        }
+    }
+
+    fn apply_frame(&mut self, frame: Frame) -> Result<Outcome, SessionError> {
+        let mut meta = Meta {
+            index: self.events,
+            event_id: None,
+            sse_id: frame.sse_id,
+        };
+        if let Some(name) = frame.sse_event {
+            let message = format!("an SSE frame named {name:?} is not an AgentScope event");
+            self.diagnose(&meta, Skip::NamedSseEvent, message, None, None);
+            self.last_event_id.clone_from(&meta.sse_id);
+            return Ok(Outcome::Skipped(Skip::NamedSseEvent));
+        }
+        let decoded = match decode(&frame.data) {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                meta.event_id = id_of(&frame.data);
+                return Err(self.error(meta, e));
+            }
+        };
+        self.apply_decoded(decoded, meta)
+    }
+
+    /// Applies one event (its `id` counts as given, for deduplication).
+    pub fn apply(&mut self, event: &AgentEvent) -> Result<Outcome, SessionError> {
+        self.events += 1;
+        let meta = Meta {
+            index: self.events,
+            event_id: Some(event.id().to_owned()),
+            sse_id: None,
+        };
+        self.route(event, meta)
+    }
+
+    /// Parses one event from wire JSON and applies it (an absent `id` is never
+    /// deduplicated; an unknown `type` is skipped with a diagnostic, or refused when
+    /// strict).
+    pub fn apply_json(&mut self, json: &str) -> Result<Outcome, SessionError> {
+        self.events += 1;
+        let mut meta = Meta {
+            index: self.events,
+            ..Meta::default()
+        };
+        match decode(json) {
+            Ok(decoded) => self.apply_decoded(decoded, meta),
+            Err(e) => {
+                meta.event_id = id_of(json);
+                Err(self.error(meta, e))
+            }
+        }
+    }
+
+    fn apply_decoded(&mut self, decoded: Decoded, mut meta: Meta) -> Result<Outcome, SessionError> {
+        match decoded {
+            Decoded::Event { event, had_id } => {
+                meta.event_id = had_id.then(|| event.id().to_owned());
+                self.route(&event, meta)
+            }
+            Decoded::UnknownType { tag, id, reply_id } => {
+                meta.event_id = id;
+                let message = format!("unknown event type {tag:?}");
+                if self.options.strict {
+                    return Err(self.error(meta, MsgError::Strict(Skip::UnknownEventType, message)));
+                }
+                self.diagnose(&meta, Skip::UnknownEventType, message, Some(tag), reply_id);
+                self.last_event_id.clone_from(&meta.sse_id);
+                Ok(Outcome::Skipped(Skip::UnknownEventType))
+            }
+        }
+    }
+
+    fn route(&mut self, event: &AgentEvent, meta: Meta) -> Result<Outcome, SessionError> {
+        let event_type = event.event_type().as_str();
+        let reply_id = event.reply_id().map(str::to_owned);
+        if self.options.dedup {
+            if let Some(id) = meta.event_id.as_deref().filter(|id| self.applied.contains(*id)) {
+                let message = format!("event {id} was already applied");
+                self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
+                return Ok(Outcome::Skipped(Skip::Duplicate));
+            }
+        }
+        let outcome = self.route_to_reply(event, &meta)?;
+        if self.options.dedup {
+            if let Some(id) = &meta.event_id {
+                self.applied.insert(id.clone());
+            }
+        }
+        if meta.sse_id.is_some() {
+            self.last_event_id.clone_from(&meta.sse_id);
+        }
+        if outcome.is_applied() {
+            self.revision += 1;
+        }
+        Ok(outcome)
+    }
+
+    fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<Outcome, SessionError> {
+        let event_type = event.event_type().as_str();
+        let Some(reply_id) = event.reply_id() else {
+            return Ok(Outcome::Skipped(Skip::IgnoredType)); // CUSTOM
+        };
+        let strict = self.options.strict;
+        let warn = |this: &mut Session, skip: Skip, message: String| -> Result<(), SessionError> {
+            if strict {
+                let meta = Meta {
+                    index: meta.index,
+                    event_id: meta.event_id.clone(),
+                    sse_id: meta.sse_id.clone(),
+                };
+                return Err(this.error(meta, MsgError::Strict(skip, message)));
+            }
+            this.diagnose(meta, skip, message, Some(event_type.into()), Some(reply_id.into()));
+            Ok(())
+        };
+        if let AgentEvent::ReplyStart(start) = event {
+            match self.by_reply.get(reply_id) {
+                Some(&i) => self.replies[i].ended = false, // a continuation
+                None => {
+                    let options = MsgOptions {
+                        id: Some(reply_id.to_owned()),
+                        ..MsgOptions::default()
+                    };
+                    let msg = assistant_msg(start.name.clone(), vec![], options)
+                        .map_err(|e| self.error(clone_meta(meta), e))?;
+                    self.by_reply.insert(reply_id.to_owned(), self.replies.len());
+                    self.replies.push(Reply { msg, ended: false });
+                }
+            }
+            return Ok(Outcome::Applied);
+        }
+        let Some(&i) = self.by_reply.get(reply_id) else {
+            warn(
+                self,
+                Skip::UnknownReply,
+                format!("{event_type} for reply {reply_id}, which was never opened by a REPLY_START"),
+            )?;
+            return Ok(Outcome::Skipped(Skip::UnknownReply));
+        };
+        if self.replies[i].ended {
+            warn(
+                self,
+                Skip::AfterEnd,
+                format!("{event_type} after the REPLY_END of reply {reply_id}"),
+            )?;
+        }
+        if let Some((kind, id)) = started_block(event) {
+            let newest = self.options.tool_call_match == ToolCallMatch::Newest;
+            let repeats_tool_call = newest && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult);
+            if !repeats_tool_call && self.replies[i].msg.find_block(kind, id).is_some() {
+                warn(
+                    self,
+                    Skip::DuplicateBlock,
+                    format!("{event_type} starts {} block {id:?} a second time", kind.as_str()),
+                )?;
+            }
+        }
+        let outcome = self.replies[i]
+            .msg
+            .append_event_with(event, self.options.tool_call_match)
+            .map_err(|e| self.error(clone_meta(meta), e))?;
+        // a skipped event changed nothing, so refusing it now leaves the message as it was
+        if let Outcome::Skipped(skip @ Skip::UnknownBlock) = outcome {
+            warn(self, skip, skip_message(event_type, event))?;
+        }
+        if matches!(event, AgentEvent::ReplyEnd(_)) {
+            self.replies[i].ended = true;
+        }
+        Ok(outcome)
+    }
+
+    fn diagnose(
+        &mut self,
+        meta: &Meta,
+        skip: Skip,
+        message: String,
+        event_type: Option<String>,
+        reply_id: Option<String>,
+    ) {
+        self.diagnostics.push(Diagnostic {
+            index: meta.index,
+            code: skip.code(),
+            message,
+            event_type,
+            event_id: meta.event_id.clone(),
+            reply_id,
+            sse_id: meta.sse_id.clone(),
+        });
+    }
+
+    /// The reply messages, in order of their first `REPLY_START` (inserted ones first).
+    pub fn messages(&self) -> impl ExactSizeIterator<Item = &Msg> {
+        self.replies.iter().map(|r| &r.msg)
+    }
+
+    /// The reply messages, consuming the session.
+    pub fn into_messages(self) -> Vec<Msg> {
+        self.replies.into_iter().map(|r| r.msg).collect()
+    }
+
+    /// The message of a reply.
+    pub fn get(&self, reply_id: &str) -> Option<&Msg> {
+        self.by_reply.get(reply_id).map(|&i| &self.replies[i].msg)
+    }
+
+    /// The message at position `i` (order of [`Session::messages`]).
+    pub fn message(&self, i: usize) -> Option<&Msg> {
+        self.replies.get(i).map(|r| &r.msg)
+    }
+
+    /// Number of reply messages.
+    pub fn len(&self) -> usize {
+        self.replies.len()
+    }
+
+    /// Whether the session has no message yet.
+    pub fn is_empty(&self) -> bool {
+        self.replies.is_empty()
+    }
+
+    /// Whether a reply has seen its `REPLY_END` (and no continuation since).
+    pub fn is_ended(&self, reply_id: &str) -> bool {
+        self.by_reply.get(reply_id).is_some_and(|&i| self.replies[i].ended)
+    }
+
+    /// What the session skipped or warned about so far, in order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Takes the diagnostics collected so far (a long-running stream's caller drains
+    /// them so they do not grow without bound).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Number of events seen (framed or applied), skipped and refused ones included.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The SSE `id:` of the last event handled: what to send as `Last-Event-ID` to resume.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
+    }
+
+    /// A counter that grows whenever a message of the session changes.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The session as JSON text: its options, its messages (wire JSON), which replies
+    /// ended, the ids of the events applied (with `dedup`) and the last SSE id. Restore it
+    /// with [`Session::restore`]; with `dedup`, replaying the stream from any earlier
+    /// point then gives the same messages. Frames not yet complete are not included.
+    pub fn checkpoint(&self) -> String {
+        let mut applied: Vec<&String> = self.applied.iter().collect();
+        applied.sort();
+        let checkpoint = CheckpointOut {
+            format: CHECKPOINT_FORMAT,
+            options: self.options,
+            messages: self.replies.iter().map(|r| &r.msg).collect(),
+            ended: self
+                .replies
+                .iter()
+                .filter(|r| r.ended)
+                .map(|r| r.msg.id.as_str())
+                .collect(),
+            applied,
+            events: self.events,
+            last_event_id: self.last_event_id.as_deref(),
+        };
+        serde_json::to_string(&checkpoint).unwrap_or_default()
+    }
+
+    /// A session from [`Session::checkpoint`] text, with the options it was taken with.
+    ///
+    /// Errors: `invalid_checkpoint` (not a checkpoint), or the message's validation error.
+    pub fn restore(json: &str) -> Result<Session, MsgError> {
+        let bad = |e: String| MsgError::InvalidCheckpoint(format!("not a session checkpoint: {e}"));
+        let c: CheckpointIn = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        if c.format != CHECKPOINT_FORMAT {
+            return Err(bad(format!("format {:?}", c.format)));
+        }
+        let mut session = Session::new(c.options);
+        for raw in c.messages {
+            session.insert(Msg::from_json(raw.get())?);
+        }
+        for id in c.ended {
+            if let Some(&i) = session.by_reply.get(&id) {
+                session.replies[i].ended = true;
+            }
+        }
+        session.applied = c.applied.into_iter().collect();
+        session.events = c.events;
+        session.last_event_id = c.last_event_id;
+        Ok(session)
+    }
+}
+
+const CHECKPOINT_FORMAT: &str = "agentscope-message.session/1";
+
+#[derive(Serialize)]
+struct CheckpointOut<'a> {
+    format: &'static str,
+    options: SessionOptions,
+    messages: Vec<&'a Msg>,
+    ended: Vec<&'a str>,
+    applied: Vec<&'a String>,
+    events: usize,
+    last_event_id: Option<&'a str>,
+}
+
+#[derive(Deserialize)]
+struct CheckpointIn<'a> {
+    format: String,
+    options: SessionOptions,
+    #[serde(borrow)]
+    messages: Vec<&'a serde_json::value::RawValue>,
+    ended: Vec<String>,
+    applied: Vec<String>,
+    events: usize,
+    last_event_id: Option<String>,
+}
+
+/// The `id` of an event that failed to decode, when it can be read (for the error).
+fn id_of(json: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Id {
+        id: Option<String>,
+    }
+    serde_json::from_str::<Id>(json).ok()?.id
+}
+
+fn clone_meta(meta: &Meta) -> Meta {
+    Meta {
+        index: meta.index,
+        event_id: meta.event_id.clone(),
+        sse_id: meta.sse_id.clone(),
+    }
+}
+
+/// The block a `*_START` event opens: its kind and id.
+fn started_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
+    Some(match event {
+        AgentEvent::TextBlockStart(e) => (BlockKind::Text, &e.block_id),
+        AgentEvent::ThinkingBlockStart(e) => (BlockKind::Thinking, &e.block_id),
+        AgentEvent::DataBlockStart(e) => (BlockKind::Data, &e.block_id),
+        AgentEvent::ToolCallStart(e) => (BlockKind::ToolCall, &e.tool_call_id),
+        AgentEvent::ToolResultStart(e) => (BlockKind::ToolResult, &e.tool_call_id),
+        _ => return None,
+    })
+}
+
+fn skip_message(event_type: &str, event: &AgentEvent) -> String {
+    let target = block_target(event);
+    format!("{event_type} for {target}, which was never started (expected its start first)")
+}
+
+/// How an event names its block, for messages.
+fn block_target(event: &AgentEvent) -> String {
+    match event {
+        AgentEvent::TextBlockDelta(e) => format!("text block {:?}", e.block_id),
+        AgentEvent::TextBlockEnd(e) => format!("text block {:?}", e.block_id),
+        AgentEvent::ThinkingBlockDelta(e) => format!("thinking block {:?}", e.block_id),
+        AgentEvent::ThinkingBlockEnd(e) => format!("thinking block {:?}", e.block_id),
+        AgentEvent::DataBlockDelta(e) => format!("data block {:?}", e.block_id),
+        AgentEvent::DataBlockEnd(e) => format!("data block {:?}", e.block_id),
+        AgentEvent::ToolCallDelta(e) => format!("tool call {:?}", e.tool_call_id),
+        AgentEvent::ToolCallEnd(e) => format!("tool call {:?}", e.tool_call_id),
+        AgentEvent::ToolResultTextDelta(e) => format!("tool result {:?}", e.tool_call_id),
+        AgentEvent::ToolResultDataDelta(e) => format!("tool result {:?}", e.tool_call_id),
+        AgentEvent::ToolResultEnd(e) => format!("tool result {:?}", e.tool_call_id),
+        _ => "tool calls".to_owned(),
+    }
+}

@@ -1,0 +1,333 @@
+//! `Session`: the hand-worked cases of `tests/fixtures/session/cases.json`, chunking of
+//! every recording, checkpoints, outcomes, and the CLI on top of it.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use agentscope_message::{
+    AgentEvent, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
+};
+use common::session_cases::{self, RECORDINGS, subset};
+use common::*;
+use serde_json::{Value, json};
+
+fn cases() -> Vec<Value> {
+    let fixture: Value = serde_json::from_str(session_cases::CASES).expect("cases.json");
+    fixture["cases"].as_array().expect("cases").clone()
+}
+
+fn case(name: &str) -> Value {
+    cases().into_iter().find(|c| c["name"] == name).expect("case")
+}
+
+#[test]
+fn every_session_case_passes_whole_and_in_chunks() {
+    let failed = session_cases::failures();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn the_embedded_recordings_are_the_folder() {
+    let names: Vec<String> = recordings()
+        .iter()
+        .map(|d| d.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    let embedded: Vec<&str> = RECORDINGS.iter().map(|r| r.0).collect();
+    assert_eq!(names, embedded);
+}
+
+#[test]
+fn random_chunking_of_every_recording_gives_the_same_messages() {
+    let failed = session_cases::chunking_failures(9, 0x5eed);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Splits a recording into its events' JSON texts (JSON Lines).
+fn lines(name: &str) -> Vec<&'static str> {
+    let (_, jsonl, _) = RECORDINGS.iter().find(|r| r.0 == name).expect("recording");
+    jsonl.lines().filter(|l| !l.trim().is_empty()).collect()
+}
+
+#[test]
+fn a_checkpoint_then_a_replay_from_any_earlier_point_gives_the_same_messages() {
+    let options = SessionOptions {
+        dedup: true,
+        ..SessionOptions::default()
+    };
+    for name in ["g1_confirm_approve", "l_two_replies_same_session", "f_tool_image"] {
+        let events = lines(name);
+        let mut whole = Session::new(options);
+        for e in &events {
+            whole.apply_json(e).expect("applies");
+        }
+        let stable = |session: &Session| -> Vec<Value> {
+            session
+                .messages()
+                .map(|m| {
+                    let mut v = m.to_value();
+                    null_recording_volatiles(&mut v);
+                    v
+                })
+                .collect()
+        };
+        let want = stable(&whole);
+        let n = events.len();
+        for cut in [0, 1, n / 3, n / 2, n - 1, n] {
+            let mut first = Session::new(options);
+            for e in &events[..cut] {
+                first.apply_json(e).expect("applies");
+            }
+            let checkpoint = first.checkpoint();
+            for from in [0, cut / 2, cut] {
+                let mut resumed = Session::restore(&checkpoint).expect("restores");
+                assert_eq!(resumed.options(), options);
+                let mut body = String::new();
+                for e in &events[from..] {
+                    body.push_str(e);
+                    body.push('\n');
+                }
+                resumed.feed(body.as_bytes()).expect("feeds");
+                resumed.end().expect("ends");
+                assert_eq!(
+                    stable(&resumed),
+                    want,
+                    "{name}: checkpoint after {cut}, replay from {from}"
+                );
+                let duplicates = resumed.diagnostics().iter().filter(|d| d.code == "duplicate").count();
+                assert_eq!(duplicates, cut - from, "{name}: the replayed events are the duplicates");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_checkpoint_is_a_typed_error() {
+    for text in ["", "{}", "[]", r#"{"format":"other/1"}"#] {
+        let err = Session::restore(text).expect_err("not a checkpoint");
+        assert_eq!(err.code(), "invalid_checkpoint", "{text:?}");
+    }
+}
+
+#[test]
+fn events_without_an_id_on_the_wire_are_never_deduplicated() {
+    let mut session = Session::new(SessionOptions {
+        dedup: true,
+        ..SessionOptions::default()
+    });
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#;
+    let open = r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b"}"#;
+    let delta = r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":"ha"}"#;
+    for e in [start, open, delta, delta] {
+        assert_eq!(session.apply_json(e).expect("applies"), Outcome::Applied);
+    }
+    assert_eq!(
+        session.get("r").and_then(|m| m.get_text_content("")).as_deref(),
+        Some("haha")
+    );
+}
+
+/// An empty assistant reply with this id.
+fn reply(id: &str) -> agentscope_message::Msg {
+    let options = MsgOptions {
+        id: Some(id.into()),
+        ..MsgOptions::default()
+    };
+    assistant_msg("A", vec![], options).expect("msg")
+}
+
+#[test]
+fn append_event_reports_what_it_did() {
+    let mut msg = reply("r");
+    let apply = |msg: &mut agentscope_message::Msg, json: Value| {
+        msg.append_event(&AgentEvent::from_value(&json).expect("event"))
+            .expect("applies")
+    };
+    let e = |t: &str, extra: Value| {
+        let mut v = json!({"type": t, "reply_id": "r", "session_id": "s"});
+        v.as_object_mut()
+            .expect("object")
+            .extend(extra.as_object().cloned().unwrap_or_default());
+        v
+    };
+    assert_eq!(
+        apply(&mut msg, e("REPLY_START", json!({"name": "A"}))),
+        Outcome::Skipped(Skip::IgnoredType)
+    );
+    assert_eq!(
+        apply(&mut msg, e("MODEL_CALL_START", json!({"model_name": "m"}))),
+        Outcome::Skipped(Skip::IgnoredType)
+    );
+    assert_eq!(
+        apply(&mut msg, json!({"type": "CUSTOM", "name": "x"})),
+        Outcome::Skipped(Skip::IgnoredType)
+    );
+    let mut other = e("TEXT_BLOCK_START", json!({"block_id": "b"}));
+    other["reply_id"] = json!("elsewhere");
+    assert_eq!(apply(&mut msg, other), Outcome::Skipped(Skip::ForeignReply));
+    assert_eq!(
+        apply(&mut msg, e("TEXT_BLOCK_DELTA", json!({"block_id": "b", "delta": "x"}))),
+        Outcome::Skipped(Skip::UnknownBlock)
+    );
+    assert_eq!(
+        apply(&mut msg, e("TEXT_BLOCK_START", json!({"block_id": "b"}))),
+        Outcome::Applied
+    );
+    assert_eq!(
+        apply(&mut msg, e("TEXT_BLOCK_DELTA", json!({"block_id": "b", "delta": "x"}))),
+        Outcome::Applied
+    );
+    assert_eq!(
+        apply(
+            &mut msg,
+            e(
+                "REQUIRE_USER_CONFIRM",
+                json!({"tool_calls": [{"type": "tool_call", "id": "nope", "name": "t", "input": ""}]})
+            )
+        ),
+        Outcome::Skipped(Skip::UnknownBlock)
+    );
+    assert_eq!(msg.get_text_content("").as_deref(), Some("x"));
+}
+
+#[test]
+fn tool_call_match_newest_on_a_message() {
+    let mut msg = reply("r");
+    for (json, want) in [
+        (
+            r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"t:0","tool_call_name":"f"}"#,
+            vec![""],
+        ),
+        (
+            r#"{"type":"TOOL_CALL_DELTA","reply_id":"r","tool_call_id":"t:0","delta":"1"}"#,
+            vec!["1"],
+        ),
+        (
+            r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"t:0","tool_call_name":"f"}"#,
+            vec!["1", ""],
+        ),
+        (
+            r#"{"type":"TOOL_CALL_DELTA","reply_id":"r","tool_call_id":"t:0","delta":"2"}"#,
+            vec!["1", "2"],
+        ),
+    ] {
+        let event = AgentEvent::from_json(json).expect("event");
+        msg.append_event_with(&event, ToolCallMatch::Newest).expect("applies");
+        let inputs: Vec<String> = msg.to_value()["content"]
+            .as_array()
+            .expect("content")
+            .iter()
+            .map(|b| b["input"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(inputs, want);
+    }
+}
+
+/// CLI flags for a case's options.
+fn flags(options: &Value) -> Vec<&'static str> {
+    let mut out = vec!["replay", "--all", "--diagnostics"];
+    if options["strict"] == true {
+        out.push("--strict");
+    }
+    if options["dedup"] == true {
+        out.push("--dedup");
+    }
+    if options["tool_call_match"] == "newest" {
+        out.extend(["--tool-call-match", "newest"]);
+    }
+    out.push("-");
+    out
+}
+
+#[test]
+fn every_session_case_through_the_cli() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let name = case["name"].as_str().expect("name");
+        let expected = &case["expected"];
+        let out = cli(
+            &flags(&case["options"]),
+            Some(case["stream"].as_str().expect("stream").as_bytes()),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut lines: Vec<&str> = stderr.lines().collect();
+        match expected.get("error") {
+            Some(error) => {
+                let last = lines.pop().unwrap_or_default();
+                let want = format!(
+                    "error[{}] at event {}",
+                    error["code"].as_str().expect("code"),
+                    error["index"]
+                );
+                if out.status.code() != Some(1) || !last.starts_with(&want) {
+                    failures.push(format!(
+                        "{name}: exit {:?}, last line {last:?}, want {want:?}",
+                        out.status.code()
+                    ));
+                }
+            }
+            None => {
+                if !out.status.success() {
+                    failures.push(format!("{name}: exit {:?}: {stderr}", out.status.code()));
+                    continue;
+                }
+                let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout JSON");
+                failures.extend(subset(&printed, &expected["messages"], name));
+            }
+        }
+        let diagnostics: Vec<Value> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        failures.extend(subset(
+            &Value::Array(diagnostics),
+            &expected["diagnostics"],
+            &format!("{name} diagnostics"),
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_cli_reads_the_demo_servers_own_stream() {
+    // what `curl -N` of web-demo's /api/stream prints: ids, a keep-alive comment,
+    // `event: paused` and `event: end` frames around the recording's events
+    let (_, _, sse) = RECORDINGS
+        .iter()
+        .find(|r| r.0 == "c_react_3_tools_2_iters")
+        .expect("recording");
+    let mut stream = String::from(": connected\n\nretry: 1000\n\n");
+    for (i, frame) in sse.split("\n\n").filter(|f| !f.trim().is_empty()).enumerate() {
+        stream.push_str(&format!("id: {i}\n{frame}\n\n"));
+        if i == 3 {
+            stream.push_str("event: ping\ndata: 1764480000\n\n");
+        }
+    }
+    stream.push_str("event: end\ndata: {}\n\n");
+    let out = cli(&["replay", "-"], Some(stream.as_bytes()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut want = read_json(&root().join("examples/recordings/c_react_3_tools_2_iters/final_msg.json"));
+    let mut got = printed;
+    null_recording_volatiles(&mut got);
+    null_recording_volatiles(&mut want);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn the_cli_escapes_control_characters_of_the_input_in_errors() {
+    let out = cli(&["replay", "-"], Some(b"{\"type\":\"\x1b[31mRED\x07\"}\n"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "{stderr:?}");
+}
+
+#[test]
+fn case_names_are_unique() {
+    let names: std::collections::HashSet<String> = cases()
+        .iter()
+        .map(|c| c["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(names.len(), cases().len());
+    let _ = case("after_end_strict");
+}
