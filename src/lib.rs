@@ -40,6 +40,7 @@ mod msg;
 mod outcome;
 mod reduce;
 pub mod session;
+pub mod snapshot;
 mod source;
 #[cfg(feature = "wasm")]
 mod wasm;

@@ -210,10 +210,10 @@ impl Msg {
                         continue;
                     };
                     found = true;
-                    if let ContentBlock::ToolCall(call) = &self.content()[i] {
-                        if call.state != ToolCallState::Asking {
-                            continue;
-                        }
+                    if let ContentBlock::ToolCall(call) = &self.content()[i]
+                        && call.state != ToolCallState::Asking
+                    {
+                        continue;
                     }
                     if let Some(ContentBlock::ToolCall(call)) = self.block_mut(i) {
                         call.state = if result.confirmed {

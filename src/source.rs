@@ -108,6 +108,14 @@ impl Base64Source {
         self.data = Base64Data::Bytes(bytes);
     }
 
+    /// The byte buffer, if the data is held decoded.
+    pub(crate) fn held_bytes(&self) -> Option<&[u8]> {
+        match &self.data {
+            Base64Data::Bytes(b) => Some(b),
+            Base64Data::Encoded(_) => None,
+        }
+    }
+
     /// Mutable access to the byte buffer, if the data is held decoded.
     pub(crate) fn bytes_mut(&mut self) -> Option<&mut Vec<u8>> {
         match &mut self.data {
@@ -208,10 +216,11 @@ pub fn b64decode(data: &str) -> Result<Vec<u8>, MsgError> {
     let bytes = data.as_bytes();
     let is_alphabet = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
     // fast path: canonical, padded input
-    if bytes.len() % 4 == 0 && bytes.iter().all(|&c| is_alphabet(c) || c == b'=') {
-        if let Ok(out) = STANDARD.decode(bytes) {
-            return Ok(out);
-        }
+    if bytes.len().is_multiple_of(4)
+        && bytes.iter().all(|&c| is_alphabet(c) || c == b'=')
+        && let Ok(out) = STANDARD.decode(bytes)
+    {
+        return Ok(out);
     }
     let mut clean = Vec::with_capacity(bytes.len());
     let (mut quad, mut pads, mut padded) = (0usize, 0usize, false);

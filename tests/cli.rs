@@ -91,10 +91,10 @@ fn every_conformance_case_through_the_cli() {
                         out.status.code()
                     ));
                 }
-                if let Some(text) = case.get("expected_error_message").and_then(Value::as_str) {
-                    if stderr.trim_end() != format!("{want}{text}") {
-                        failures.push(format!("{name}: stderr {stderr:?}, want message {text:?}"));
-                    }
+                if let Some(text) = case.get("expected_error_message").and_then(Value::as_str)
+                    && stderr.trim_end() != format!("{want}{text}")
+                {
+                    failures.push(format!("{name}: stderr {stderr:?}, want message {text:?}"));
                 }
             }
         }

@@ -1,6 +1,8 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
  * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
+ * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
+ * `unknown_event_type` come from a strict `Session` only.
  */
 export type MsgErrorCode =
   | "role_violation"
@@ -13,6 +15,13 @@ export type MsgErrorCode =
   | "invalid_url"
   | "base64_after_url"
   | "no_reply"
+  | "invalid_stream"
+  | "invalid_checkpoint"
+  | "unknown_block"
+  | "unknown_reply"
+  | "after_end"
+  | "duplicate_block"
+  | "unknown_event_type"
   | "freed"
   | "invalid_argument";
 
@@ -25,11 +34,20 @@ export type MsgErrorCode =
 export class MsgError extends Error {
   /** The stable error code. */
   readonly code: MsgErrorCode;
+  /** For an event a `Session` refused: its 1-based position in the session. */
+  readonly index?: number;
+  /** For an event a `Session` refused: its `id`, when it was on the wire. */
+  readonly eventId?: string;
+  /** For an event a `Session` refused: the SSE `id:` of its frame, if any. */
+  readonly sseId?: string;
 
-  constructor(code: MsgErrorCode, message: string) {
+  constructor(code: MsgErrorCode, message: string, where?: { index?: number; eventId?: string; sseId?: string }) {
     super(message);
     this.name = "MsgError";
     this.code = code;
+    if (where?.index !== undefined) this.index = where.index;
+    if (where?.eventId !== undefined) this.eventId = where.eventId;
+    if (where?.sseId !== undefined) this.sseId = where.sseId;
   }
 }
 
@@ -39,7 +57,8 @@ export function call<T>(f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof Error && e.name === "MsgError" && !(e instanceof MsgError)) {
-      throw new MsgError((e as Error & { code: MsgErrorCode }).code, e.message);
+      const w = e as Error & { code: MsgErrorCode; index?: number; eventId?: string; sseId?: string };
+      throw new MsgError(w.code, e.message, { index: w.index, eventId: w.eventId, sseId: w.sseId });
     }
     throw e;
   }

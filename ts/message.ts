@@ -8,6 +8,7 @@ import {
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { MsgError, call, expectString } from "./errors.js";
+import { applyChanges, type MessageChanges } from "./snapshot.js";
 
 export { EventType } from "./event.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
@@ -102,21 +103,14 @@ export interface AssistantMsgOptions extends MsgOptions {
 // A handle made by a factory, adopted by the next constructor call (see `Msg` below).
 let adopt: MsgHandle | undefined;
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /**
  * A message, held in wasm memory and rebuilt from events with {@link Msg.appendEvent}
  * (the same Rust code as the backend's `Msg::append_event`).
  *
  * Reads (`toJSON()`, `content`, `name`, …) return a frozen snapshot that is cached per
- * revision: reading after every event costs only the blocks that changed, and unchanged
- * blocks keep their object identity, so UI frameworks can skip them.
+ * revision. A read costs what changed since the previous one: unchanged blocks keep their
+ * object identity (UI frameworks can skip them), and a block whose text only grew is
+ * rebuilt as `old + tail` (no re-serialisation of the whole block).
  *
  * Memory: the message lives until it is garbage-collected (weak references free the
  * wasm side), or until `free()` / `using msg = ...` releases it at once.
@@ -125,7 +119,7 @@ export class Msg {
   #handle: MsgHandle | undefined;
   #snapshot: MsgJSON | undefined;
   #revision = -1;
-  #blocks: ContentBlock[] = [];
+  #blocks: unknown[] = [];
 
   /**
    * Builds and validates a message from wire JSON, like the reference's `Msg(...)`:
@@ -178,16 +172,11 @@ export class Msg {
     const h = this.#h;
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
-    // one call for the positions of the blocks changed since the last read; only those
-    // are re-read, the others keep their (frozen) objects
-    const blocks = this.#blocks.slice(0, h.blockCount());
-    for (const i of h.changedBlocks(this.#revision)) {
-      blocks[i] = deepFreeze(JSON.parse(h.blockJSON(i) as string) as ContentBlock);
-    }
+    // one call hands out what changed since the last read
+    const read = JSON.parse(h.readChanges()) as MessageChanges;
+    const { snapshot, blocks } = applyChanges(this.#blocks, read);
     this.#blocks = blocks;
-    const header = JSON.parse(h.headerJSON()) as { content: readonly ContentBlock[] };
-    header.content = Object.freeze(blocks.slice());
-    this.#snapshot = deepFreeze(header as MsgJSON);
+    this.#snapshot = snapshot as MsgJSON;
     this.#revision = revision;
     return this.#snapshot;
   }

@@ -68,11 +68,12 @@ const TYPES = {
   ".png": "image/png",
 };
 
-// Files the page may load: the page itself, the package, and the two vendored libraries.
+// Files the page may load: the page itself, the package, and the vendored libraries.
 const STATIC = [
   ["/pkg/", join(root, "pkg/dist/")],
   ["/vendor/marked/", join(root, "node_modules/marked/lib/")],
   ["/vendor/dompurify/", join(root, "node_modules/dompurify/dist/")],
+  ["/vendor/jsonrepair/", join(root, "node_modules/jsonrepair/lib/esm/")],
   ["/", join(root, "web-demo/public/")],
 ];
 
@@ -80,6 +81,8 @@ const IMPORT_MAP = JSON.stringify({
   imports: {
     "agentscope-message": "/pkg/index.js",
     "agentscope-message/message": "/pkg/message.js",
+    "agentscope-message/session": "/pkg/session.js",
+    jsonrepair: "/vendor/jsonrepair/index.js",
     "#init": "/pkg/init-web.js",
     marked: "/vendor/marked/marked.esm.js",
     dompurify: "/vendor/dompurify/purify.es.mjs",

@@ -267,18 +267,18 @@ impl Session {
     fn route(&mut self, event: &AgentEvent, meta: Meta) -> Result<Outcome, SessionError> {
         let event_type = event.event_type().as_str();
         let reply_id = event.reply_id().map(str::to_owned);
-        if self.options.dedup {
-            if let Some(id) = meta.event_id.as_deref().filter(|id| self.applied.contains(*id)) {
-                let message = format!("event {id} was already applied");
-                self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
-                return Ok(Outcome::Skipped(Skip::Duplicate));
-            }
+        if self.options.dedup
+            && let Some(id) = meta.event_id.as_deref().filter(|id| self.applied.contains(*id))
+        {
+            let message = format!("event {id} was already applied");
+            self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
+            return Ok(Outcome::Skipped(Skip::Duplicate));
         }
         let outcome = self.route_to_reply(event, &meta)?;
-        if self.options.dedup {
-            if let Some(id) = &meta.event_id {
-                self.applied.insert(id.clone());
-            }
+        if self.options.dedup
+            && let Some(id) = &meta.event_id
+        {
+            self.applied.insert(id.clone());
         }
         if meta.sse_id.is_some() {
             self.last_event_id.clone_from(&meta.sse_id);

@@ -8,6 +8,7 @@
 //! layer rethrows it as its `MsgError` class. Nothing here panics.
 
 mod msg;
+mod session;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -26,6 +27,21 @@ pub(crate) fn js_error(error: &MsgError) -> JsValue {
     // setting a property on a fresh Error object cannot fail
     let _ = Reflect::set(&e, &"code".into(), &error.code().into());
     e.into()
+}
+
+/// A refused event of a session: the `MsgError` of [`js_error`], with the event's 1-based
+/// `index` and, when known, its `eventId` and `sseId`.
+pub(crate) fn js_session_error(error: &crate::SessionError) -> JsValue {
+    let e = js_error(&error.error);
+    let _ = Reflect::set(&e, &"message".into(), &error.to_string().into());
+    let _ = Reflect::set(&e, &"index".into(), &(error.index as f64).into());
+    if let Some(id) = &error.event_id {
+        let _ = Reflect::set(&e, &"eventId".into(), &id.into());
+    }
+    if let Some(id) = &error.sse_id {
+        let _ = Reflect::set(&e, &"sseId".into(), &id.into());
+    }
+    e
 }
 
 thread_local! {

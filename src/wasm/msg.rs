@@ -1,14 +1,10 @@
 //! `MsgHandle`: the JS-side handle that owns one `Msg` in wasm memory.
 
-use serde::Serialize;
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use super::js_error;
-use crate::{
-    AgentEvent, ErrorInfo, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
-    system_msg, user_msg,
-};
+use crate::snapshot::SnapshotReader;
+use crate::{AgentEvent, Msg, MsgContent, MsgOptions, assistant_msg, parse_content, system_msg, user_msg};
 
 /// Owns one message in wasm memory; the TS `Msg` class wraps it. Events go in as wire
 /// JSON text and are applied in place, so streaming never copies the message across the
@@ -17,22 +13,16 @@ use crate::{
 #[wasm_bindgen]
 pub struct MsgHandle {
     msg: Msg,
+    reader: SnapshotReader,
 }
 
-/// The message's fields, with `content` as a placeholder so that keys keep their order.
-#[derive(Serialize)]
-struct Header<'a> {
-    name: &'a str,
-    content: (),
-    role: Role,
-    id: &'a str,
-    metadata: &'a Map<String, Value>,
-    created_at: &'a str,
-    usage: &'a Option<Usage>,
-    finished_at: &'a Option<String>,
-    finished_reason: &'a Option<ReplyFinishedReason>,
-    structured_output: &'a Option<Map<String, Value>>,
-    error: &'a Option<ErrorInfo>,
+impl MsgHandle {
+    fn new(msg: Msg) -> MsgHandle {
+        MsgHandle {
+            msg,
+            reader: SnapshotReader::new(),
+        }
+    }
 }
 
 fn invalid(what: &str, e: impl std::fmt::Display) -> JsValue {
@@ -71,15 +61,13 @@ impl MsgHandle {
             "assistant" => assistant_msg(name, content, options),
             _ => Err(crate::MsgError::InvalidRole),
         };
-        msg.map(|msg| MsgHandle { msg }).map_err(|e| js_error(&e))
+        msg.map(MsgHandle::new).map_err(|e| js_error(&e))
     }
 
     /// Parses and validates a message from wire JSON (`Msg.model_validate_json`).
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(json: &str) -> Result<MsgHandle, JsValue> {
-        Msg::from_json(json)
-            .map(|msg| MsgHandle { msg })
-            .map_err(|e| js_error(&e))
+        Msg::from_json(json).map(MsgHandle::new).map_err(|e| js_error(&e))
     }
 
     /// Applies one event given as wire JSON text; the message is unchanged on error.
@@ -94,49 +82,12 @@ impl MsgHandle {
         self.msg.revision() as f64
     }
 
-    /// Number of content blocks.
-    #[wasm_bindgen(js_name = blockCount)]
-    pub fn block_count(&self) -> usize {
-        self.msg.content().len()
-    }
-
-    /// Positions of the blocks that changed after revision `since` (new blocks included);
-    /// every block when `since` is negative (never read).
-    #[wasm_bindgen(js_name = changedBlocks)]
-    pub fn changed_blocks(&self, since: f64) -> Vec<u32> {
-        let changed = if since < 0.0 {
-            (0..self.msg.content().len()).collect()
-        } else {
-            self.msg.changed_blocks(since as u64)
-        };
-        changed.into_iter().filter_map(|i| u32::try_from(i).ok()).collect()
-    }
-
-    /// Block `i` as wire JSON text (`undefined` when out of range).
-    #[wasm_bindgen(js_name = blockJSON)]
-    pub fn block_json(&self, i: usize) -> Option<String> {
-        let block = self.msg.content().get(i)?;
-        serde_json::to_string(block).ok()
-    }
-
-    /// The message's fields as wire JSON text, with `content: null` as a placeholder.
-    #[wasm_bindgen(js_name = headerJSON)]
-    pub fn header_json(&self) -> String {
-        let m = &self.msg;
-        let header = Header {
-            name: &m.name,
-            content: (),
-            role: m.role,
-            id: &m.id,
-            metadata: &m.metadata,
-            created_at: &m.created_at,
-            usage: &m.usage,
-            finished_at: &m.finished_at,
-            finished_reason: &m.finished_reason,
-            structured_output: &m.structured_output,
-            error: &m.error,
-        };
-        serde_json::to_string(&header).unwrap_or_default()
+    /// The changes since the previous call, as JSON text (see the core's
+    /// `SnapshotReader::read`): the header, the block count, and per changed block the
+    /// whole block or the tail appended to its streamed string.
+    #[wasm_bindgen(js_name = readChanges)]
+    pub fn read_changes(&mut self) -> String {
+        self.reader.read(&self.msg)
     }
 
     /// The whole message as wire JSON text.
@@ -171,6 +122,6 @@ impl MsgHandle {
     /// A deep copy in a new handle.
     #[wasm_bindgen(js_name = clone)]
     pub fn clone_handle(&self) -> MsgHandle {
-        MsgHandle { msg: self.msg.clone() }
+        MsgHandle::new(self.msg.clone())
     }
 }

@@ -195,10 +195,10 @@ fn check_error_case(name: &str, case: &Value) -> Result<(), String> {
     if err.code() != want_code {
         return Err(format!("{name}: code {} ({err}), want {want_code}", err.code()));
     }
-    if let Some(text) = case.get("expected_error_message").and_then(Value::as_str) {
-        if err.to_string() != text {
-            return Err(format!("{name}: message {err:?}, want {text:?}"));
-        }
+    if let Some(text) = case.get("expected_error_message").and_then(Value::as_str)
+        && err.to_string() != text
+    {
+        return Err(format!("{name}: message {err:?}, want {text:?}"));
     }
     // where the reference's own message is the whole story, it must match too
     let reference = case["reference_message"].as_str().unwrap_or_default();

@@ -1248,19 +1248,6 @@ export class MsgHandle {
      */
     appendEvent(event_json: string): void;
     /**
-     * Number of content blocks.
-     */
-    blockCount(): number;
-    /**
-     * Block `i` as wire JSON text (`undefined` when out of range).
-     */
-    blockJSON(i: number): string | undefined;
-    /**
-     * Positions of the blocks that changed after revision `since` (new blocks included);
-     * every block when `since` is negative (never read).
-     */
-    changedBlocks(since: number): Uint32Array;
-    /**
      * A deep copy in a new handle.
      */
     clone(): MsgHandle;
@@ -1287,9 +1274,11 @@ export class MsgHandle {
      */
     hasContentBlocks(types: any): boolean;
     /**
-     * The message's fields as wire JSON text, with `content: null` as a placeholder.
+     * The changes since the previous call, as JSON text (see the core's
+     * `SnapshotReader::read`): the header, the block count, and per changed block the
+     * whole block or the tail appended to its streamed string.
      */
-    headerJSON(): string;
+    readChanges(): string;
     /**
      * The message's revision counter (grows on every change).
      */
@@ -1298,6 +1287,84 @@ export class MsgHandle {
      * The whole message as wire JSON text.
      */
     toJSONString(): string;
+}
+
+/**
+ * Owns a session in wasm memory; the TS `Session` class wraps it. Bytes go in as they
+ * come off the network (no event is parsed in JS); reads hand out only what changed.
+ */
+export class SessionHandle {
+    private constructor();
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Applies one event (wire JSON text); returns `applied` or the skip code.
+     */
+    applyJSON(json: string): string;
+    /**
+     * The checkpoint JSON text.
+     */
+    checkpoint(): string;
+    /**
+     * Drops the diagnostics held (after the TS layer has read them).
+     */
+    clearDiagnostics(): void;
+    /**
+     * A session with options as JSON text (`{strict, dedup, tool_call_match}`). Throws
+     * `MsgError` (`invalid_argument`) for unknown or mistyped options.
+     */
+    static create(options_json: string): SessionHandle;
+    /**
+     * Number of diagnostics held.
+     */
+    diagnosticCount(): number;
+    /**
+     * The diagnostics from position `from` on, as a JSON array.
+     */
+    diagnosticsJSON(from: number): string;
+    /**
+     * Ends the stream (a final frame without its blank line is applied).
+     */
+    end(): number;
+    /**
+     * Number of events seen.
+     */
+    events(): number;
+    /**
+     * Feeds raw bytes; returns the number of events applied. Throws the first refused
+     * event's `MsgError` (with `index`, `eventId`, `sseId`).
+     */
+    feedBytes(chunk: Uint8Array | number[]): number;
+    /**
+     * Feeds text (its UTF-8 bytes).
+     */
+    feedText(chunk: string): number;
+    /**
+     * `sse`, `json_lines`, `json_array`, or `undefined` before the first bytes.
+     */
+    framing(): string | undefined;
+    /**
+     * The SSE id of the last event handled, or `undefined`.
+     */
+    lastEventId(): string | undefined;
+    /**
+     * Message `i` as wire JSON text (`undefined` when out of range).
+     */
+    messageJSON(i: number): string | undefined;
+    /**
+     * The changes since the previous call, as JSON text: `{"count": <messages>,
+     * "messages": [[i, <message changes>], ...]}` with a message's changes as the core's
+     * `SnapshotReader::read` writes them; unchanged messages are left out.
+     */
+    readChanges(): string;
+    /**
+     * A session from `checkpoint()` text. Throws `MsgError` (`invalid_checkpoint`, …).
+     */
+    static restore(checkpoint: string): SessionHandle;
+    /**
+     * A counter that grows whenever a message changes.
+     */
+    revision(): number;
 }
 
 /**
@@ -1321,6 +1388,13 @@ export function setIdFactory(factory?: Function | null): void;
 export function setTimestampFactory(factory?: Function | null): void;
 
 /**
+ * The JSON text of every AgentScope event in a whole stream (SSE, JSON Lines or a JSON
+ * array, detected as a `Session` does; SSE frames named other than `message` left out).
+ * Throws `MsgError` (`invalid_stream`, `invalid_json`) for a stream that cannot be framed.
+ */
+export function splitEvents(stream: Uint8Array | number[]): string[];
+
+/**
  * Installs the JS clock and pooled randomness as the default factories when the module
  * starts (the core has no clock on wasm32-unknown-unknown).
  */
@@ -1331,22 +1405,37 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_msghandle_free: (a: number, b: number) => void;
+    readonly __wbg_sessionhandle_free: (a: number, b: number) => void;
     readonly msghandle_appendEvent: (a: number, b: number, c: number) => [number, number];
-    readonly msghandle_blockCount: (a: number) => number;
-    readonly msghandle_blockJSON: (a: number, b: number) => [number, number];
-    readonly msghandle_changedBlocks: (a: number, b: number) => [number, number];
     readonly msghandle_clone: (a: number) => number;
     readonly msghandle_contentBlockIndices: (a: number, b: any) => [number, number];
     readonly msghandle_create: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
     readonly msghandle_fromJSON: (a: number, b: number) => [number, number, number];
     readonly msghandle_getTextContent: (a: number, b: number, c: number) => [number, number];
     readonly msghandle_hasContentBlocks: (a: number, b: any) => number;
-    readonly msghandle_headerJSON: (a: number) => [number, number];
+    readonly msghandle_readChanges: (a: number) => [number, number];
     readonly msghandle_revision: (a: number) => number;
     readonly msghandle_toJSONString: (a: number) => [number, number];
     readonly parseEvent: (a: number, b: number) => [number, number, number, number];
+    readonly sessionhandle_applyJSON: (a: number, b: number, c: number) => [number, number, number, number];
+    readonly sessionhandle_checkpoint: (a: number) => [number, number];
+    readonly sessionhandle_clearDiagnostics: (a: number) => void;
+    readonly sessionhandle_create: (a: number, b: number) => [number, number, number];
+    readonly sessionhandle_diagnosticCount: (a: number) => number;
+    readonly sessionhandle_diagnosticsJSON: (a: number, b: number) => [number, number];
+    readonly sessionhandle_end: (a: number) => [number, number, number];
+    readonly sessionhandle_events: (a: number) => number;
+    readonly sessionhandle_feedBytes: (a: number, b: number, c: number) => [number, number, number];
+    readonly sessionhandle_feedText: (a: number, b: number, c: number) => [number, number, number];
+    readonly sessionhandle_framing: (a: number) => [number, number];
+    readonly sessionhandle_lastEventId: (a: number) => [number, number];
+    readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
+    readonly sessionhandle_readChanges: (a: number) => [number, number];
+    readonly sessionhandle_restore: (a: number, b: number) => [number, number, number];
+    readonly sessionhandle_revision: (a: number) => number;
     readonly setIdFactory: (a: number) => void;
     readonly setTimestampFactory: (a: number) => void;
+    readonly splitEvents: (a: number, b: number) => [number, number, number, number];
     readonly start: () => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
@@ -1355,6 +1444,7 @@ export interface InitOutput {
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __externref_table_dealloc: (a: number) => void;
+    readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

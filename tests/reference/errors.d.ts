@@ -1,8 +1,10 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
  * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
+ * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
+ * `unknown_event_type` come from a strict `Session` only.
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "freed" | "invalid_argument";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "unknown_event_type" | "freed" | "invalid_argument";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -12,7 +14,17 @@ export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content"
 export declare class MsgError extends Error {
     /** The stable error code. */
     readonly code: MsgErrorCode;
-    constructor(code: MsgErrorCode, message: string);
+    /** For an event a `Session` refused: its 1-based position in the session. */
+    readonly index?: number;
+    /** For an event a `Session` refused: its `id`, when it was on the wire. */
+    readonly eventId?: string;
+    /** For an event a `Session` refused: the SSE `id:` of its frame, if any. */
+    readonly sseId?: string;
+    constructor(code: MsgErrorCode, message: string, where?: {
+        index?: number;
+        eventId?: string;
+        sseId?: string;
+    });
 }
 /** Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}. */
 export declare function call<T>(f: () => T): T;

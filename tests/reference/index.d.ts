@@ -1,3 +1,4 @@
 export * from "./message.js";
 export * from "./event.js";
+export * from "./session.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";

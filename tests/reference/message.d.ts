@@ -100,8 +100,9 @@ export interface AssistantMsgOptions extends MsgOptions {
  * (the same Rust code as the backend's `Msg::append_event`).
  *
  * Reads (`toJSON()`, `content`, `name`, …) return a frozen snapshot that is cached per
- * revision: reading after every event costs only the blocks that changed, and unchanged
- * blocks keep their object identity, so UI frameworks can skip them.
+ * revision. A read costs what changed since the previous one: unchanged blocks keep their
+ * object identity (UI frameworks can skip them), and a block whose text only grew is
+ * rebuilt as `old + tail` (no re-serialisation of the whole block).
  *
  * Memory: the message lives until it is garbage-collected (weak references free the
  * wasm side), or until `free()` / `using msg = ...` releases it at once.

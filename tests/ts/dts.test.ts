@@ -13,6 +13,8 @@ const files: [string, string][] = [
   ["pkg/dist/message.d.ts", "message.d.ts"],
   ["pkg/dist/event.d.ts", "event.d.ts"],
   ["pkg/dist/errors.d.ts", "errors.d.ts"],
+  ["pkg/dist/session.d.ts", "session.d.ts"],
+  ["pkg/dist/react.d.ts", "react.d.ts"],
 ];
 
 for (const [built, reference] of files) {

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { splitEvents } from "../../pkg/dist/index.js";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -60,18 +61,7 @@ export function thaw(value: unknown): Json {
   return JSON.parse(JSON.stringify(value));
 }
 
-/** The events of a recording, as JSON texts: from JSON Lines or from SSE `data:` frames. */
+/** The events of a recording, as JSON texts, framed by the package's own framer. */
 export function recordingEvents(dir: string, file: "events.jsonl" | "events.sse"): string[] {
-  const text = readFileSync(join(dir, file), "utf8");
-  if (file === "events.jsonl") return text.split("\n").filter((l) => l.trim() !== "");
-  return text
-    .split("\n\n")
-    .map((frame) =>
-      frame
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).replace(/^ /, ""))
-        .join("\n"),
-    )
-    .filter((d) => d !== "");
+  return splitEvents(readFileSync(join(dir, file)));
 }

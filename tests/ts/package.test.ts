@@ -1,5 +1,6 @@
 // The package as users get it: `npm pack`, install the tarball into a fresh scratch
-// project, import it from node ESM, and load it in a page in headless Chromium.
+// project, import it from node ESM, and load it in a page in headless Chromium; both
+// rebuild a recording with Msg.appendEvent and with a Session fed the raw SSE bytes.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
@@ -28,6 +29,7 @@ before(() => {
   );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
   writeFileSync(join(scratch, "events.json"), JSON.stringify(recordingEvents(recording, "events.sse")));
+  writeFileSync(join(scratch, "events.sse"), readFileSync(join(recording, "events.sse")));
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +37,24 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 // the consumer's code: the same in node and in the page (events are SSE `data` texts)
 const consumer = `
 import { AssistantMsg, EventType } from "agentscope-message/message";
-import { MsgError } from "agentscope-message";
+import { MsgError, Session } from "agentscope-message";
+function stable(msg) {
+  const json = JSON.parse(JSON.stringify(msg));
+  json.created_at = null;
+  for (const b of json.content) {
+    b.created_at = null;
+    if (b.type === "hint") b.finished_at = null;
+    for (const item of Array.isArray(b.output) ? b.output : []) { item.created_at = null; if (item.type === "text") item.id = null; }
+  }
+  return JSON.stringify(json);
+}
+/** The raw SSE bytes of the recording through a Session, in 1 KiB chunks. */
+export function viaSession(bytes) {
+  const session = new Session();
+  for (let at = 0; at < bytes.length; at += 1024) session.feed(bytes.subarray(at, at + 1024));
+  session.end();
+  return stable(session.messages[0]);
+}
 export function rebuild(frames) {
   let msg = null;
   for (const data of frames) {
@@ -45,14 +64,7 @@ export function rebuild(frames) {
   }
   let code = null;
   try { msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: msg.id }); } catch (e) { code = e instanceof MsgError ? e.code : String(e); }
-  const json = JSON.parse(JSON.stringify(msg));
-  json.created_at = null;
-  for (const b of json.content) {
-    b.created_at = null;
-    if (b.type === "hint") b.finished_at = null;
-    for (const item of Array.isArray(b.output) ? b.output : []) { item.created_at = null; if (item.type === "text") item.id = null; }
-  }
-  return { json: JSON.stringify(json), code };
+  return { json: stable(msg), code };
 }
 `;
 
@@ -60,12 +72,15 @@ test("node ESM imports the installed package", () => {
   writeFileSync(join(scratch, "consumer.mjs"), consumer);
   writeFileSync(
     join(scratch, "main.mjs"),
-    `import { readFileSync } from "node:fs";\nimport { rebuild } from "./consumer.mjs";\n` +
-      `console.log(JSON.stringify(rebuild(JSON.parse(readFileSync("events.json", "utf8")))));\n`,
+    `import { readFileSync } from "node:fs";\nimport { rebuild, viaSession } from "./consumer.mjs";\n` +
+      `const out = rebuild(JSON.parse(readFileSync("events.json", "utf8")));\n` +
+      `out.session = viaSession(new Uint8Array(readFileSync("events.sse")));\n` +
+      `console.log(JSON.stringify(out));\n`,
   );
   const out = JSON.parse(execFileSync("node", ["main.mjs"], { cwd: scratch, encoding: "utf8" }));
   assert.equal(out.code, "invalid_event");
   assert.equal(out.json, expectedText);
+  assert.equal(out.session, expectedText);
 });
 
 test("a browser page loads the installed package", async () => {
@@ -76,12 +91,15 @@ test("a browser page loads the installed package", async () => {
       "agentscope-message": `${pkgDir}/index.js`,
       "agentscope-message/message": `${pkgDir}/message.js`,
       "#init": `${pkgDir}/init-web.js`,
+      jsonrepair: "/node_modules/jsonrepair/lib/esm/index.js",
     },
   })}</script></head><body>
 <script type="module">
-import { rebuild } from "/consumer.mjs";
+import { rebuild, viaSession } from "/consumer.mjs";
 const frames = await (await fetch("/events.json")).json();
-document.body.dataset.result = JSON.stringify(rebuild(frames));
+const out = rebuild(frames);
+out.session = viaSession(new Uint8Array(await (await fetch("/events.sse")).arrayBuffer()));
+document.body.dataset.result = JSON.stringify(out);
 </script></body></html>`;
   writeFileSync(join(scratch, "index.html"), page);
   const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
@@ -111,6 +129,7 @@ document.body.dataset.result = JSON.stringify(rebuild(frames));
     assert.deepEqual(errors, []);
     assert.equal(out.code, "invalid_event");
     assert.equal(out.json, expectedText);
+    assert.equal(out.session, expectedText);
   } finally {
     await browser.close();
     server.close();

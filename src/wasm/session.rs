@@ -1,0 +1,177 @@
+//! `SessionHandle`: the JS-side handle that owns one core `Session` in wasm memory.
+
+use wasm_bindgen::prelude::*;
+
+use super::{js_error, js_session_error};
+use crate::snapshot::SnapshotReader;
+use crate::{MsgError, Outcome, Session, SessionOptions};
+
+/// Owns a session in wasm memory; the TS `Session` class wraps it. Bytes go in as they
+/// come off the network (no event is parsed in JS); reads hand out only what changed.
+#[wasm_bindgen]
+pub struct SessionHandle {
+    session: Session,
+    /// one reader per message, in the session's order
+    readers: Vec<SnapshotReader>,
+}
+
+impl SessionHandle {
+    fn new(session: Session) -> SessionHandle {
+        SessionHandle {
+            session,
+            readers: Vec::new(),
+        }
+    }
+}
+
+fn outcome_code(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Applied => "applied".to_owned(),
+        Outcome::Skipped(skip) => skip.code().to_owned(),
+    }
+}
+
+#[wasm_bindgen]
+impl SessionHandle {
+    /// A session with options as JSON text (`{strict, dedup, tool_call_match}`). Throws
+    /// `MsgError` (`invalid_argument`) for unknown or mistyped options.
+    pub fn create(options_json: &str) -> Result<SessionHandle, JsValue> {
+        let options: SessionOptions = serde_json::from_str(options_json)
+            .map_err(|e| js_error(&MsgError::InvalidMsg(format!("session options: {e}"))))?;
+        Ok(SessionHandle::new(Session::new(options)))
+    }
+
+    /// A session from `checkpoint()` text. Throws `MsgError` (`invalid_checkpoint`, …).
+    pub fn restore(checkpoint: &str) -> Result<SessionHandle, JsValue> {
+        Session::restore(checkpoint)
+            .map(SessionHandle::new)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Feeds raw bytes; returns the number of events applied. Throws the first refused
+    /// event's `MsgError` (with `index`, `eventId`, `sseId`).
+    #[wasm_bindgen(js_name = feedBytes)]
+    pub fn feed_bytes(&mut self, chunk: &[u8]) -> Result<u32, JsValue> {
+        self.session
+            .feed(chunk)
+            .map(|n| n as u32)
+            .map_err(|e| js_session_error(&e))
+    }
+
+    /// Feeds text (its UTF-8 bytes).
+    #[wasm_bindgen(js_name = feedText)]
+    pub fn feed_text(&mut self, chunk: &str) -> Result<u32, JsValue> {
+        self.feed_bytes(chunk.as_bytes())
+    }
+
+    /// Ends the stream (a final frame without its blank line is applied).
+    pub fn end(&mut self) -> Result<u32, JsValue> {
+        self.session.end().map(|n| n as u32).map_err(|e| js_session_error(&e))
+    }
+
+    /// Applies one event (wire JSON text); returns `applied` or the skip code.
+    #[wasm_bindgen(js_name = applyJSON)]
+    pub fn apply_json(&mut self, json: &str) -> Result<String, JsValue> {
+        self.session
+            .apply_json(json)
+            .map(outcome_code)
+            .map_err(|e| js_session_error(&e))
+    }
+
+    /// A counter that grows whenever a message changes.
+    pub fn revision(&self) -> f64 {
+        self.session.revision() as f64
+    }
+
+    /// The diagnostics from position `from` on, as a JSON array.
+    #[wasm_bindgen(js_name = diagnosticsJSON)]
+    pub fn diagnostics_json(&self, from: usize) -> String {
+        let all = self.session.diagnostics();
+        serde_json::to_string(all.get(from..).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Number of diagnostics held.
+    #[wasm_bindgen(js_name = diagnosticCount)]
+    pub fn diagnostic_count(&self) -> usize {
+        self.session.diagnostics().len()
+    }
+
+    /// Drops the diagnostics held (after the TS layer has read them).
+    #[wasm_bindgen(js_name = clearDiagnostics)]
+    pub fn clear_diagnostics(&mut self) {
+        self.session.take_diagnostics();
+    }
+
+    /// The checkpoint JSON text.
+    pub fn checkpoint(&self) -> String {
+        self.session.checkpoint()
+    }
+
+    /// The SSE id of the last event handled, or `undefined`.
+    #[wasm_bindgen(js_name = lastEventId)]
+    pub fn last_event_id(&self) -> Option<String> {
+        self.session.last_event_id().map(str::to_owned)
+    }
+
+    /// `sse`, `json_lines`, `json_array`, or `undefined` before the first bytes.
+    pub fn framing(&self) -> Option<String> {
+        let framing = self.session.framing()?;
+        serde_json::to_value(framing).ok()?.as_str().map(str::to_owned)
+    }
+
+    /// Number of events seen.
+    pub fn events(&self) -> f64 {
+        self.session.events() as f64
+    }
+
+    /// The changes since the previous call, as JSON text: `{"count": <messages>,
+    /// "messages": [[i, <message changes>], ...]}` with a message's changes as the core's
+    /// `SnapshotReader::read` writes them; unchanged messages are left out.
+    #[wasm_bindgen(js_name = readChanges)]
+    pub fn read_changes(&mut self) -> String {
+        let count = self.session.len();
+        self.readers.resize_with(count, SnapshotReader::new);
+        let mut out = format!("{{\"count\":{count},\"messages\":[");
+        let mut first = true;
+        for (i, (msg, reader)) in self.session.messages().zip(&mut self.readers).enumerate() {
+            if !reader.is_stale(msg) {
+                continue;
+            }
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push('[');
+            out.push_str(&i.to_string());
+            out.push(',');
+            out.push_str(&reader.read(msg));
+            out.push(']');
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// Message `i` as wire JSON text (`undefined` when out of range).
+    #[wasm_bindgen(js_name = messageJSON)]
+    pub fn message_json(&self, i: usize) -> Option<String> {
+        self.session.message(i).map(|m| m.to_json())
+    }
+}
+
+/// The JSON text of every AgentScope event in a whole stream (SSE, JSON Lines or a JSON
+/// array, detected as a `Session` does; SSE frames named other than `message` left out).
+/// Throws `MsgError` (`invalid_stream`, `invalid_json`) for a stream that cannot be framed.
+#[wasm_bindgen(js_name = splitEvents)]
+pub fn split_events(stream: &[u8]) -> Result<Vec<String>, JsValue> {
+    let mut framer = crate::Framer::new();
+    framer.feed(stream);
+    framer.end();
+    let mut events = Vec::new();
+    while let Some(frame) = framer.next_frame() {
+        let frame = frame.map_err(|e| js_error(&e))?;
+        if frame.sse_event.is_none() {
+            events.push(frame.data);
+        }
+    }
+    Ok(events)
+}

@@ -1,0 +1,196 @@
+import "#init";
+import type { AgentEvent } from "./event.js";
+import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
+import { MsgError } from "./errors.js";
+/** Options of a {@link Session}; all off by default, which reproduces the reference exactly. */
+export interface SessionOptions {
+    /**
+     * Refuse (throw `MsgError`, session unchanged) what the lenient session skips or only
+     * warns about: a delta or end for a block never started (`unknown_block`), a second
+     * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
+     * (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
+     * type (`unknown_event_type`).
+     */
+    strict?: boolean;
+    /**
+     * Apply an event whose `id` was already applied only once (a resumed stream, a proxy
+     * retry); repeats are skipped with a `duplicate` diagnostic. Events without an `id`
+     * on the wire are never deduplicated.
+     */
+    dedup?: boolean;
+    /**
+     * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
+     * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
+     */
+    toolCallMatch?: "first" | "newest";
+}
+/** How the session framed its input, detected from the first bytes. */
+export type Framing = "sse" | "json_lines" | "json_array";
+/** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
+export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block";
+/** What `apply` did with one event: `"applied"`, or why it was skipped. */
+export type Outcome = "applied" | SkipCode;
+/** An event the session skipped or warned about (lenient mode), in stream order. */
+export interface Diagnostic {
+    /** 1-based position of the event in the session. */
+    readonly index: number;
+    /** The stable code. */
+    readonly code: SkipCode;
+    /** What happened, for people. */
+    readonly message: string;
+    /** The event's `type`, when it could be read. */
+    readonly event_type: string | null;
+    /** The event's `id`, when it was on the wire. */
+    readonly event_id: string | null;
+    /** The event's `reply_id`, when it has one. */
+    readonly reply_id: string | null;
+    /** The SSE `id:` of the frame, when it came from SSE. */
+    readonly sse_id: string | null;
+}
+/**
+ * What a UI renders: the reply messages as frozen wire JSON. Unchanged messages and
+ * blocks keep their identity (`===`) from one snapshot to the next.
+ */
+export interface SessionSnapshot {
+    /** The reply messages, in order of their first `REPLY_START`. */
+    readonly messages: readonly MsgJSON[];
+}
+/** A source {@link Session.read} can read: a fetch `Response`, a stream, or chunks. */
+export type StreamSource = Response | ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+/** Options of {@link Session.read}. */
+export interface ReadOptions {
+    /** Stops reading (the promise rejects with the signal's reason). */
+    signal?: AbortSignal;
+    /**
+     * Called with each refused event's `MsgError`; reading then goes on with the next
+     * event. Without it the first refused event rejects the promise.
+     */
+    onError?: (error: MsgError) => void;
+}
+/**
+ * One AgentScope event stream: bytes in (SSE, JSON Lines or a JSON array, split
+ * anywhere), reply messages out. It frames, decodes and routes every event by `reply_id`
+ * in wasm (the same Rust `Session` as the backend's), opening an `AssistantMsg` per
+ * `REPLY_START` and continuing it on a later `REPLY_START` of the same reply.
+ *
+ * For UI frameworks, `subscribe` / `getSnapshot` fit React's `useSyncExternalStore`:
+ * listeners run once after each `feed` / `end` / `apply` that changed something, never
+ * inside another call; a snapshot costs what changed since the previous one.
+ *
+ * Memory: the session lives in wasm memory until `free()` (or `using`), or until it is
+ * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but
+ * `getSnapshot` (the last snapshot) and `subscribe` (a no-op).
+ */
+export declare class Session {
+    #private;
+    /** A new session. Throws `MsgError` (`invalid_argument`) for unknown options. */
+    constructor(options?: SessionOptions);
+    /**
+     * A session from {@link Session.checkpoint} text, with the options it was taken with.
+     * With `dedup`, replaying the stream from any earlier point then gives the same
+     * messages. Throws `MsgError` (`invalid_checkpoint`, or a message's validation error).
+     */
+    static restore(checkpoint: string): Session;
+    /**
+     * Feeds a chunk of the stream as it came off the network (bytes, or text), split
+     * anywhere; applies every event it completes and returns how many were applied.
+     * Throws the first refused event's `MsgError` (with `index`, `eventId`, `sseId`); the
+     * events after it in the chunk stay queued and are applied by the next `feed` (an empty
+     * chunk will do) or `end`.
+     */
+    feed(chunk: Uint8Array | ArrayBuffer | string): number;
+    /**
+     * Ends the stream: a final frame without its blank line (or line end) is applied; an
+     * unclosed JSON array is an `invalid_stream` error. Returns the events applied.
+     */
+    end(): number;
+    /**
+     * Applies one event (an object or its wire JSON text) and tells what happened:
+     * `"applied"` or the skip code. Throws `MsgError` for a refused event.
+     */
+    apply(event: AgentEvent | string): Outcome;
+    /**
+     * Reads a whole source into the session and ends it: a fetch `Response` (its body), a
+     * `ReadableStream`, or an (async) iterable of chunks. Bytes go to wasm as they arrive.
+     * Rejects on an HTTP error status (`invalid_stream`), on the signal, or on the first
+     * refused event unless `onError` takes it.
+     */
+    read(source: StreamSource, options?: ReadOptions): Promise<void>;
+    /** The reply messages (frozen wire JSON): `getSnapshot().messages`. */
+    get messages(): readonly MsgJSON[];
+    /** The message of a reply, or `undefined`. */
+    get(replyId: string): MsgJSON | undefined;
+    /** What the session skipped or warned about so far, in stream order. */
+    get diagnostics(): readonly Diagnostic[];
+    /** Returns the diagnostics collected so far and forgets them (for long streams). */
+    takeDiagnostics(): Diagnostic[];
+    /**
+     * The session as JSON text (options, messages, ended replies, applied event ids, last
+     * SSE id) for {@link Session.restore}. Frames not yet complete are not included.
+     */
+    checkpoint(): string;
+    /** The SSE `id:` of the last event handled (what to send as `Last-Event-ID`), or null. */
+    get lastEventId(): string | null;
+    /** How the input is framed, once the first bytes told; null before. */
+    get framing(): Framing | null;
+    /** Number of events seen (applied, skipped and refused). */
+    get events(): number;
+    /**
+     * Calls `listener` after each `feed` / `end` / `apply` that changed a message (once per
+     * call, not per event; never while another call runs). Returns the unsubscribe
+     * function. Bound: pass `session.subscribe` as is (e.g. to `useSyncExternalStore`).
+     */
+    subscribe: (listener: () => void) => (() => void);
+    /**
+     * The current snapshot: the same object until a message changes; then a new frozen
+     * object in which unchanged messages and blocks keep their identity, and a block whose
+     * streamed text grew is `old + tail`. Equal to each message's `toJSON()` wire JSON.
+     * Bound: pass `session.getSnapshot` as is.
+     */
+    getSnapshot: () => SessionSnapshot;
+    /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */
+    free(): void;
+    /** `using session = new Session()` frees it at the end of the scope. */
+    [Symbol.dispose](): void;
+}
+/**
+ * A key for a block in a UI list (React `key`): unique within its message and stable
+ * while it streams (blocks are only ever appended). A tool call and its result share an
+ * `id`, and providers may reuse ids, so `id` alone collides.
+ */
+export declare function blockKey(block: ContentBlock, index: number): string;
+/** A tool call waiting for the user (`asking`: approve or deny) or an external executor (`submitted`). */
+export interface PendingAction {
+    /** `confirm` (state `asking`) or `external` (state `submitted`). */
+    readonly kind: "confirm" | "external";
+    /** The reply (message id) the call belongs to. */
+    readonly replyId: string;
+    /** The tool call block. */
+    readonly toolCall: ToolCallBlock;
+    /** The block's position in the message's content. */
+    readonly index: number;
+}
+/**
+ * The tool calls awaiting a human or an external executor, in order: calls in state
+ * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
+ * `REQUIRE_EXTERNAL_EXECUTION`). Takes a session snapshot, a list of messages or one.
+ */
+export declare function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[];
+/**
+ * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
+ * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
+ * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
+ * without its value reads as `null`; text that cannot be read gives `null`; it never
+ * throws (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its backslash).
+ * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
+ * once per block object (snapshots make a new object only when the block changed);
+ * frozen.
+ */
+export declare function parseToolInput(block: ToolCallBlock | string): unknown;
+/**
+ * The JSON text of every AgentScope event in a whole stream (a recorded log: SSE, JSON
+ * Lines or a JSON array), framed by the same rules as {@link Session.feed}; SSE frames
+ * named other than `message` are left out. Throws `MsgError` (`invalid_stream`,
+ * `invalid_json`) for a stream that cannot be framed.
+ */
+export declare function splitEvents(stream: string | Uint8Array): string[];

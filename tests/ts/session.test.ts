@@ -1,0 +1,318 @@
+// The TS `Session`: the hand-worked cases of tests/fixtures/session/cases.json (the same
+// file the Rust and wasm suites run), snapshots (equal to toJSON at every step,
+// structural sharing), subscribe, checkpoints, read(), and the UI helpers.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import {
+  AssistantMsg,
+  MsgError,
+  Session,
+  blockKey,
+  parseToolInput,
+  pendingActions,
+  setIdFactory,
+  setTimestampFactory,
+  splitEvents,
+  type MsgJSON,
+  type SessionOptions,
+  type ToolCallBlock,
+} from "../../pkg/dist/index.js";
+import { root, type Json } from "./helpers.ts";
+
+const fixture = JSON.parse(readFileSync(join(root, "tests/fixtures/session/cases.json"), "utf8"));
+
+/** `expected` is contained in `actual` (objects on the keys given, arrays element-wise). */
+function subset(actual: Json, expected: Json, at: string): string | null {
+  if (expected !== null && typeof expected === "object") {
+    if (Array.isArray(expected)) {
+      if (!Array.isArray(actual) || actual.length !== expected.length) return `${at}: got ${JSON.stringify(actual)}, want ${JSON.stringify(expected)}`;
+      for (let i = 0; i < expected.length; i++) {
+        const d = subset(actual[i], expected[i], `${at}[${i}]`);
+        if (d) return d;
+      }
+      return null;
+    }
+    if (actual === null || typeof actual !== "object") return `${at}: got ${JSON.stringify(actual)}`;
+    for (const [k, v] of Object.entries(expected)) {
+      if (!(k in actual)) return `${at}.${k}: missing`;
+      const d = subset(actual[k], v, `${at}.${k}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return actual === expected ? null : `${at}: got ${JSON.stringify(actual)}, want ${JSON.stringify(expected)}`;
+}
+
+function tsOptions(o: Json): SessionOptions {
+  return { strict: o.strict, dedup: o.dedup, toolCallMatch: o.tool_call_match };
+}
+
+/** Feeds a case's stream in chunks of `size` (0: whole), as text or bytes. */
+function run(c: Json, size: number, bytes: boolean): Json {
+  using session = new Session(tsOptions(c.options));
+  const input: string | Uint8Array = bytes ? new TextEncoder().encode(c.stream) : c.stream;
+  const step = size === 0 ? Math.max(input.length, 1) : size;
+  let error: Json = null;
+  try {
+    for (let at = 0; at < input.length; at += step) session.feed(input.slice(at, at + step));
+    session.end();
+  } catch (e) {
+    assert.ok(e instanceof MsgError, String(e));
+    error = { code: e.code, index: e.index, event_id: e.eventId ?? null };
+  }
+  return { error, messages: session.messages, diagnostics: session.diagnostics };
+}
+
+for (const c of fixture.cases) {
+  test(`session case ${c.name}`, () => {
+    const want = { error: null, ...c.expected };
+    for (const [size, bytes] of [[0, false], [1, true], [7, false], [5, true]] as const) {
+      const diff = subset(run(c, size, bytes), want, `${c.name} (${size} ${bytes ? "bytes" : "chars"})`);
+      assert.equal(diff, null);
+    }
+  });
+}
+
+test("a strict refusal leaves the session as it was, and the rest of the chunk stays queued", () => {
+  const c = fixture.cases.find((x: Json) => x.name === "after_end_strict");
+  using session = new Session({ strict: true });
+  const before = () => JSON.stringify(session.messages);
+  let snapshot = "";
+  assert.throws(
+    () => {
+      try {
+        session.feed(c.stream);
+      } finally {
+        snapshot = before();
+      }
+    },
+    (e: unknown) => e instanceof MsgError && e.code === "after_end" && e.index === 5 && e.eventId === "e4" && /e4/.test(e.message),
+  );
+  assert.equal(session.messages[0]!.content[0]!.type === "text" && session.messages[0]!.content[0]!.text, "Hi");
+  assert.equal(before(), snapshot);
+  assert.equal(session.end(), 0);
+});
+
+test("read() with onError goes on after a refused event", async () => {
+  const stream = [
+    '{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}',
+    '{"type":"TEXT_BLOCK_START","id":"e1","reply_id":"r","block_id":"b"}',
+    '{"type":"DATA_BLOCK_DELTA","id":"e2","reply_id":"r","block_id":"b","media_type":"image/png"}',
+    '{"type":"TEXT_BLOCK_DELTA","id":"e3","reply_id":"r","block_id":"b","delta":"ok"}',
+  ].join("\n");
+  const errors: MsgError[] = [];
+  using session = new Session();
+  await session.read([stream.slice(0, 100), stream.slice(100)], { onError: (e) => errors.push(e) });
+  assert.deepEqual(errors.map((e) => [e.code, e.index, e.eventId]), [["invalid_event", 3, "e2"]]);
+  assert.equal(session.messages[0]!.content[0]!.type === "text" && session.messages[0]!.content[0]!.text, "ok");
+  using strictly = new Session();
+  await assert.rejects(strictly.read([stream]), (e: unknown) => e instanceof MsgError && e.code === "invalid_event");
+});
+
+test("read() takes a fetch Response and a ReadableStream of bytes, and rejects an HTTP error", async () => {
+  const sse = readFileSync(join(root, "examples/recordings/b_thinking_text/events.sse"));
+  const chunks = (n: number) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < sse.length; at += n) controller.enqueue(new Uint8Array(sse.subarray(at, at + n)));
+        controller.close();
+      },
+    });
+  using a = new Session();
+  await a.read(new Response(chunks(333)));
+  using b = new Session();
+  await b.read(chunks(1000));
+  assert.equal(a.messages.length, 1);
+  assert.equal(JSON.stringify(a.messages[0]!.content.map((x) => x.type)), JSON.stringify(b.messages[0]!.content.map((x) => x.type)));
+  assert.equal(a.framing, "sse");
+  using c = new Session();
+  await assert.rejects(c.read(new Response("nope", { status: 502, statusText: "Bad Gateway" })), (e: unknown) => e instanceof MsgError && e.code === "invalid_stream" && e.message === "HTTP 502 Bad Gateway");
+  const controller = new AbortController();
+  controller.abort(new Error("stop"));
+  using d = new Session();
+  await assert.rejects(d.read(chunks(10), { signal: controller.signal }), /stop/);
+});
+
+/** A stream of `n` text deltas, or tool-result deltas, or base64 data deltas. */
+function growing(kind: "text" | "tool" | "data", n: number): string[] {
+  const out = ['{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}'];
+  if (kind === "text") out.push('{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b"}');
+  if (kind === "tool") out.push('{"type":"TOOL_RESULT_START","reply_id":"r","tool_call_id":"t","tool_call_name":"f"}');
+  if (kind === "data") out.push('{"type":"DATA_BLOCK_START","reply_id":"r","block_id":"d","media_type":"image/png"}');
+  out.push('{"type":"THINKING_BLOCK_START","reply_id":"r","block_id":"k"}');
+  for (let i = 0; i < n; i++) {
+    if (kind === "text") out.push(JSON.stringify({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "b", delta: `w${i} 你好🌍 ` }));
+    if (kind === "tool") out.push(JSON.stringify({ type: "TOOL_RESULT_TEXT_DELTA", reply_id: "r", tool_call_id: "t", delta: `line ${i}\n` }));
+    // 1, 2 or 4 bytes per chunk, so the base64 tail crosses 3-byte groups
+    if (kind === "data") out.push(JSON.stringify({ type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png", data: ["QQ==", "QUI=", "QUJDRA=="][i % 3] }));
+  }
+  out.push('{"type":"TEXT_BLOCK_END","reply_id":"r","block_id":"b","text":"final"}');
+  return out;
+}
+
+test("a snapshot equals toJSON() after every event, and unchanged blocks keep their identity", () => {
+  setIdFactory(() => "id");
+  setTimestampFactory(() => "T");
+  try {
+    for (const kind of ["text", "tool", "data"] as const) {
+      using session = new Session();
+      const msg = new AssistantMsg({ name: "A", content: [], id: "r" });
+      let previous: MsgJSON | undefined;
+      for (const event of growing(kind, 40)) {
+        session.feed(event + "\n");
+        msg.appendEvent(event);
+        const snap = session.getSnapshot().messages[0]!;
+        assert.equal(JSON.stringify(snap), msg.toJSONString(), `${kind}: session snapshot`);
+        assert.equal(JSON.stringify(msg.toJSON()), msg.toJSONString(), `${kind}: Msg.toJSON`);
+        assert.ok(Object.isFrozen(snap) && snap.content.every((b) => Object.isFrozen(b)));
+        if (previous && previous.content.length === snap.content.length) {
+          // the thinking block (index 1) never changes after its start
+          assert.equal(snap.content[1], previous.content[1], `${kind}: unchanged block keeps its identity`);
+        }
+        previous = snap;
+      }
+      assert.equal(session.getSnapshot(), session.getSnapshot(), "no change: the same snapshot object");
+      msg.free();
+    }
+  } finally {
+    setIdFactory(null);
+    setTimestampFactory(null);
+  }
+});
+
+test("subscribe: one notification per feed that changed something, never re-entrant", () => {
+  using session = new Session();
+  const seen: number[] = [];
+  let depth = 0;
+  const stop = session.subscribe(() => {
+    depth++;
+    assert.equal(depth, 1, "not re-entrant");
+    seen.push(session.getSnapshot().messages.length);
+    // a listener that feeds: its own notification comes after this one returns
+    if (seen.length === 1) session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r2","name":"B"}\n');
+    depth--;
+  });
+  const stopBroken = session.subscribe(() => {
+    throw new Error("a broken listener");
+  });
+  const two = '{"type":"REPLY_START","session_id":"s","reply_id":"r1","name":"A"}\n{"type":"TEXT_BLOCK_START","reply_id":"r1","block_id":"b"}\n';
+  // a throwing listener's error is rethrown later (queueMicrotask), not through feed
+  const later: (() => void)[] = [];
+  const queue = globalThis.queueMicrotask;
+  globalThis.queueMicrotask = (f) => later.push(f);
+  try {
+    session.feed(two);
+  } finally {
+    globalThis.queueMicrotask = queue;
+  }
+  assert.deepEqual(seen, [1, 2]);
+  assert.equal(later.length, 2, "one rethrow per notification of the broken listener");
+  assert.throws(later[0]!, /a broken listener/);
+  stopBroken();
+  session.feed('{"type":"CUSTOM","name":"nothing"}\n');
+  assert.deepEqual(seen, [1, 2], "nothing changed: no notification");
+  stop();
+  session.feed('{"type":"TEXT_BLOCK_DELTA","reply_id":"r1","block_id":"b","delta":"x"}\n');
+  assert.deepEqual(seen, [1, 2], "unsubscribed");
+});
+
+test("checkpoint and restore with dedup: a replay from an earlier point gives the same messages", () => {
+  const events = splitEvents(readFileSync(join(root, "examples/recordings/g1_confirm_approve/events.jsonl")));
+  setIdFactory(() => "id");
+  setTimestampFactory(() => "T");
+  try {
+    using whole = new Session({ dedup: true });
+    whole.feed(events.join("\n"));
+    whole.end();
+    const want = JSON.stringify(whole.messages);
+    for (const cut of [1, 10, 26, events.length]) {
+      using first = new Session({ dedup: true });
+      first.feed(events.slice(0, cut).join("\n") + "\n");
+      const checkpoint = first.checkpoint();
+      using resumed = Session.restore(checkpoint);
+      resumed.feed(events.slice(Math.floor(cut / 2)).join("\n"));
+      resumed.end();
+      assert.equal(JSON.stringify(resumed.messages), want, `cut ${cut}`);
+      assert.equal(resumed.diagnostics.filter((d) => d.code === "duplicate").length, cut - Math.floor(cut / 2));
+    }
+  } finally {
+    setIdFactory(null);
+    setTimestampFactory(null);
+  }
+  assert.throws(() => Session.restore("{}"), (e: unknown) => e instanceof MsgError && e.code === "invalid_checkpoint");
+});
+
+test("pendingActions lists calls awaiting a confirmation or an external executor", () => {
+  for (const [name, kind] of [["g1_confirm_approve", "confirm"], ["h_external_execution", "external"]] as const) {
+    const events = splitEvents(readFileSync(join(root, `examples/recordings/${name}/events.jsonl`)));
+    const parked = events.findIndex((e) => /"type": "(REQUIRE_USER_CONFIRM|REQUIRE_EXTERNAL_EXECUTION)"/.test(e));
+    using session = new Session();
+    // a JSON Lines line is complete at its line end
+    session.feed(events.slice(0, parked + 1).join("\n") + "\n");
+    const pending = pendingActions(session.getSnapshot());
+    assert.ok(pending.length >= 1, name);
+    for (const p of pending) {
+      assert.equal(p.kind, kind);
+      assert.equal(p.replyId, session.messages[0]!.id);
+      assert.equal(session.messages[0]!.content[p.index], p.toolCall);
+    }
+    session.feed(events.slice(parked + 1).join("\n"));
+    session.end();
+    assert.deepEqual(pendingActions(session.messages), [], `${name}: nothing pending at the end`);
+  }
+});
+
+test("parseToolInput: a best-effort view that never throws; input stays exact", () => {
+  const cases: [string, unknown][] = [
+    ["", {}],
+    ["{", {}],
+    ['{"q": "hel', { q: "hel" }],
+    ['{"a": [1, 2', { a: [1, 2] }],
+    ['{"a": {"b": true}}', { a: { b: true } }],
+  ];
+  for (const [input, want] of cases) assert.deepEqual(parseToolInput(input), want, input);
+  assert.doesNotThrow(() => parseToolInput('{"pattern":"\\d+'));
+  assert.equal(typeof parseToolInput('{"pattern":"\\d+'), "object");
+  using session = new Session();
+  session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"t","tool_call_name":"grep"}\n');
+  for (const piece of ['{"pattern":', '"\\\\d+', '", "path": "src"}']) {
+    session.feed(JSON.stringify({ type: "TOOL_CALL_DELTA", reply_id: "r", tool_call_id: "t", delta: piece }) + "\n");
+  }
+  const call = session.messages[0]!.content[0] as ToolCallBlock;
+  assert.equal(call.input, '{"pattern":"\\\\d+", "path": "src"}', "the exact concatenation");
+  assert.deepEqual(parseToolInput(call), { pattern: "\\d+", path: "src" });
+  assert.equal(parseToolInput(call), parseToolInput(call), "computed once per block object");
+});
+
+test("blockKey is unique where ids collide (a tool call and its result)", () => {
+  const events = splitEvents(readFileSync(join(root, "examples/recordings/c_react_3_tools_2_iters/events.sse")));
+  using session = new Session();
+  session.feed(events.join("\n"));
+  const msg = session.messages[0]!;
+  const ids = msg.content.map((b) => b.id);
+  assert.ok(new Set(ids).size < ids.length, "the recording has calls and results sharing ids");
+  const keys = msg.content.map((b, i) => blockKey(b, i));
+  assert.equal(new Set(keys).size, keys.length);
+});
+
+test("bad arguments are MsgError(invalid_argument); a freed session keeps its last snapshot", () => {
+  const bad: [string, () => unknown][] = [
+    ["unknown option", () => new Session({ fast: true } as never)],
+    ["mistyped option", () => new Session({ dedup: "yes" } as never)],
+    ["toolCallMatch", () => new Session({ toolCallMatch: "last" } as never)],
+    ["feed a number", () => new Session().feed(42 as never)],
+    ["apply null", () => new Session().apply(null as never)],
+    ["subscribe a string", () => new Session().subscribe("x" as never)],
+    ["splitEvents a number", () => splitEvents(1 as never)],
+  ];
+  for (const [what, f] of bad) assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument", what);
+  const session = new Session();
+  session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n');
+  const last = session.getSnapshot();
+  session.free();
+  assert.equal(session.getSnapshot(), last);
+  assert.throws(() => session.feed("x"), (e: unknown) => e instanceof MsgError && e.code === "freed");
+  session.subscribe(() => {})();
+});

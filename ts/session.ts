@@ -1,0 +1,525 @@
+// `Session`: one AgentScope event stream, from network bytes to UI snapshots, over the
+// wasm core's `Session` (framing, decoding, routing by reply_id, reducing, diagnostics).
+import "#init";
+import { jsonrepair } from "jsonrepair";
+import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
+import type { AgentEvent } from "./event.js";
+import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
+import { MsgError, call, expectString } from "./errors.js";
+import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
+
+const FREED: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
+
+// A handle made by `Session.restore`, adopted by the next constructor call.
+let adopt: SessionHandle | undefined;
+
+/** Options of a {@link Session}; all off by default, which reproduces the reference exactly. */
+export interface SessionOptions {
+  /**
+   * Refuse (throw `MsgError`, session unchanged) what the lenient session skips or only
+   * warns about: a delta or end for a block never started (`unknown_block`), a second
+   * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
+   * (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
+   * type (`unknown_event_type`).
+   */
+  strict?: boolean;
+  /**
+   * Apply an event whose `id` was already applied only once (a resumed stream, a proxy
+   * retry); repeats are skipped with a `duplicate` diagnostic. Events without an `id`
+   * on the wire are never deduplicated.
+   */
+  dedup?: boolean;
+  /**
+   * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
+   * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
+   */
+  toolCallMatch?: "first" | "newest";
+}
+
+/** How the session framed its input, detected from the first bytes. */
+export type Framing = "sse" | "json_lines" | "json_array";
+
+/** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
+export type SkipCode =
+  | "foreign_reply"
+  | "ignored_type"
+  | "unknown_block"
+  | "stale"
+  | "duplicate"
+  | "unknown_reply"
+  | "named_sse_event"
+  | "unknown_event_type"
+  | "after_end"
+  | "duplicate_block";
+
+/** What `apply` did with one event: `"applied"`, or why it was skipped. */
+export type Outcome = "applied" | SkipCode;
+
+/** An event the session skipped or warned about (lenient mode), in stream order. */
+export interface Diagnostic {
+  /** 1-based position of the event in the session. */
+  readonly index: number;
+  /** The stable code. */
+  readonly code: SkipCode;
+  /** What happened, for people. */
+  readonly message: string;
+  /** The event's `type`, when it could be read. */
+  readonly event_type: string | null;
+  /** The event's `id`, when it was on the wire. */
+  readonly event_id: string | null;
+  /** The event's `reply_id`, when it has one. */
+  readonly reply_id: string | null;
+  /** The SSE `id:` of the frame, when it came from SSE. */
+  readonly sse_id: string | null;
+}
+
+/**
+ * What a UI renders: the reply messages as frozen wire JSON. Unchanged messages and
+ * blocks keep their identity (`===`) from one snapshot to the next.
+ */
+export interface SessionSnapshot {
+  /** The reply messages, in order of their first `REPLY_START`. */
+  readonly messages: readonly MsgJSON[];
+}
+
+/** A source {@link Session.read} can read: a fetch `Response`, a stream, or chunks. */
+export type StreamSource =
+  | Response
+  | ReadableStream<Uint8Array | string>
+  | AsyncIterable<Uint8Array | string>
+  | Iterable<Uint8Array | string>;
+
+/** Options of {@link Session.read}. */
+export interface ReadOptions {
+  /** Stops reading (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /**
+   * Called with each refused event's `MsgError`; reading then goes on with the next
+   * event. Without it the first refused event rejects the promise.
+   */
+  onError?: (error: MsgError) => void;
+}
+
+/**
+ * One AgentScope event stream: bytes in (SSE, JSON Lines or a JSON array, split
+ * anywhere), reply messages out. It frames, decodes and routes every event by `reply_id`
+ * in wasm (the same Rust `Session` as the backend's), opening an `AssistantMsg` per
+ * `REPLY_START` and continuing it on a later `REPLY_START` of the same reply.
+ *
+ * For UI frameworks, `subscribe` / `getSnapshot` fit React's `useSyncExternalStore`:
+ * listeners run once after each `feed` / `end` / `apply` that changed something, never
+ * inside another call; a snapshot costs what changed since the previous one.
+ *
+ * Memory: the session lives in wasm memory until `free()` (or `using`), or until it is
+ * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but
+ * `getSnapshot` (the last snapshot) and `subscribe` (a no-op).
+ */
+export class Session {
+  #handle: SessionHandle | undefined;
+  #listeners = new Set<() => void>();
+  #snapshot: SessionSnapshot | undefined;
+  #revision = -1;
+  #messages: { snapshot: MsgJSON; blocks: unknown[] }[] = [];
+  #diagnostics: Diagnostic[] = [];
+  #notified = 0;
+  #notifying = false;
+  #again = false;
+  // a high surrogate at the end of a text chunk, held for the low one in the next chunk
+  #high = "";
+
+  /** A new session. Throws `MsgError` (`invalid_argument`) for unknown options. */
+  constructor(options: SessionOptions = {}) {
+    const handle = adopt;
+    adopt = undefined;
+    if (handle !== undefined) {
+      this.#handle = handle;
+      this.#notified = handle.revision();
+      return;
+    }
+    if (typeof options !== "object" || options === null) {
+      throw new MsgError("invalid_argument", "session options must be an object");
+    }
+    const { strict, dedup, toolCallMatch, ...rest } = options;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
+    for (const [name, value] of [["strict", strict], ["dedup", dedup]] as const) {
+      if (value !== undefined && typeof value !== "boolean") {
+        throw new MsgError("invalid_argument", `session option ${name} must be a boolean`);
+      }
+    }
+    if (toolCallMatch !== undefined && toolCallMatch !== "first" && toolCallMatch !== "newest") {
+      throw new MsgError("invalid_argument", 'session option toolCallMatch must be "first" or "newest"');
+    }
+    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first" });
+    this.#handle = call(() => SessionHandle.create(json));
+  }
+
+  /**
+   * A session from {@link Session.checkpoint} text, with the options it was taken with.
+   * With `dedup`, replaying the stream from any earlier point then gives the same
+   * messages. Throws `MsgError` (`invalid_checkpoint`, or a message's validation error).
+   */
+  static restore(checkpoint: string): Session {
+    adopt = call(() => SessionHandle.restore(expectString(checkpoint, "checkpoint")));
+    return new Session();
+  }
+
+  get #h(): SessionHandle {
+    if (this.#handle === undefined) throw new MsgError("freed", "this session was freed");
+    return this.#handle;
+  }
+
+  /**
+   * Feeds a chunk of the stream as it came off the network (bytes, or text), split
+   * anywhere; applies every event it completes and returns how many were applied.
+   * Throws the first refused event's `MsgError` (with `index`, `eventId`, `sseId`); the
+   * events after it in the chunk stay queued and are applied by the next `feed` (an empty
+   * chunk will do) or `end`.
+   */
+  feed(chunk: Uint8Array | ArrayBuffer | string): number {
+    const h = this.#h;
+    try {
+      if (typeof chunk === "string") {
+        // text split inside a surrogate pair: hold the high half for the next chunk
+        let text = this.#high + chunk;
+        this.#high = "";
+        const last = text.charCodeAt(text.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          this.#high = text.slice(-1);
+          text = text.slice(0, -1);
+        }
+        return call(() => h.feedText(text));
+      }
+      const bytes = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : chunk;
+      if (!(bytes instanceof Uint8Array)) {
+        throw new MsgError("invalid_argument", "feed takes a Uint8Array, an ArrayBuffer or a string");
+      }
+      const held = this.#flushHigh(h);
+      return held + call(() => h.feedBytes(bytes));
+    } finally {
+      this.#notify();
+    }
+  }
+
+  /** Feeds a held high surrogate alone (it becomes U+FFFD, as in any lone surrogate). */
+  #flushHigh(h: SessionHandle): number {
+    if (this.#high === "") return 0;
+    const high = this.#high;
+    this.#high = "";
+    return call(() => h.feedText(high));
+  }
+
+  /**
+   * Ends the stream: a final frame without its blank line (or line end) is applied; an
+   * unclosed JSON array is an `invalid_stream` error. Returns the events applied.
+   */
+  end(): number {
+    const h = this.#h;
+    try {
+      return this.#flushHigh(h) + call(() => h.end());
+    } finally {
+      this.#notify();
+    }
+  }
+
+  /**
+   * Applies one event (an object or its wire JSON text) and tells what happened:
+   * `"applied"` or the skip code. Throws `MsgError` for a refused event.
+   */
+  apply(event: AgentEvent | string): Outcome {
+    const json = typeof event === "string" ? event : eventText(event);
+    const h = this.#h;
+    try {
+      return call(() => h.applyJSON(json)) as Outcome;
+    } finally {
+      this.#notify();
+    }
+  }
+
+  /**
+   * Reads a whole source into the session and ends it: a fetch `Response` (its body), a
+   * `ReadableStream`, or an (async) iterable of chunks. Bytes go to wasm as they arrive.
+   * Rejects on an HTTP error status (`invalid_stream`), on the signal, or on the first
+   * refused event unless `onError` takes it.
+   */
+  async read(source: StreamSource, options: ReadOptions = {}): Promise<void> {
+    const { signal, onError } = options;
+    let chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+    if (typeof Response !== "undefined" && source instanceof Response) {
+      if (!source.ok) throw new MsgError("invalid_stream", `HTTP ${source.status} ${source.statusText}`.trim());
+      if (source.body === null) return void this.#settle(() => this.end(), onError);
+      chunks = fromStream(source.body);
+    } else if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
+      chunks = fromStream(source);
+    } else if (source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
+      chunks = source as AsyncIterable<Uint8Array | string>;
+    } else {
+      throw new MsgError("invalid_argument", "read takes a Response, a ReadableStream or an iterable of chunks");
+    }
+    for await (const chunk of chunks) {
+      signal?.throwIfAborted();
+      this.#settle(() => this.feed(chunk), onError);
+    }
+    signal?.throwIfAborted();
+    this.#settle(() => this.end(), onError);
+  }
+
+  /** Runs a feed/end; with `onError`, reports refusals and goes on with the queued events. */
+  #settle(step: () => number, onError: ((error: MsgError) => void) | undefined): void {
+    for (;;) {
+      try {
+        step();
+        return;
+      } catch (e) {
+        if (onError === undefined || !(e instanceof MsgError) || e.index === undefined) throw e;
+        onError(e);
+        step = () => this.feed(new Uint8Array());
+      }
+    }
+  }
+
+  /** The reply messages (frozen wire JSON): `getSnapshot().messages`. */
+  get messages(): readonly MsgJSON[] {
+    return this.getSnapshot().messages;
+  }
+
+  /** The message of a reply, or `undefined`. */
+  get(replyId: string): MsgJSON | undefined {
+    expectString(replyId, "replyId");
+    return this.getSnapshot().messages.find((m) => m.id === replyId);
+  }
+
+  /** What the session skipped or warned about so far, in stream order. */
+  get diagnostics(): readonly Diagnostic[] {
+    this.#pullDiagnostics();
+    return Object.freeze(this.#diagnostics.slice());
+  }
+
+  /** Returns the diagnostics collected so far and forgets them (for long streams). */
+  takeDiagnostics(): Diagnostic[] {
+    this.#pullDiagnostics();
+    const all = this.#diagnostics;
+    this.#diagnostics = [];
+    return all;
+  }
+
+  #pullDiagnostics(): void {
+    const h = this.#h;
+    if (h.diagnosticCount() === 0) return;
+    const more = JSON.parse(h.diagnosticsJSON(0)) as Diagnostic[];
+    h.clearDiagnostics();
+    for (const d of more) this.#diagnostics.push(Object.freeze(d));
+  }
+
+  /**
+   * The session as JSON text (options, messages, ended replies, applied event ids, last
+   * SSE id) for {@link Session.restore}. Frames not yet complete are not included.
+   */
+  checkpoint(): string {
+    return this.#h.checkpoint();
+  }
+
+  /** The SSE `id:` of the last event handled (what to send as `Last-Event-ID`), or null. */
+  get lastEventId(): string | null {
+    return this.#h.lastEventId() ?? null;
+  }
+
+  /** How the input is framed, once the first bytes told; null before. */
+  get framing(): Framing | null {
+    return (this.#h.framing() as Framing | undefined) ?? null;
+  }
+
+  /** Number of events seen (applied, skipped and refused). */
+  get events(): number {
+    return this.#h.events();
+  }
+
+  /**
+   * Calls `listener` after each `feed` / `end` / `apply` that changed a message (once per
+   * call, not per event; never while another call runs). Returns the unsubscribe
+   * function. Bound: pass `session.subscribe` as is (e.g. to `useSyncExternalStore`).
+   */
+  subscribe = (listener: () => void): (() => void) => {
+    if (typeof listener !== "function") throw new MsgError("invalid_argument", "a listener must be a function");
+    if (this.#handle === undefined) return () => {};
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /**
+   * The current snapshot: the same object until a message changes; then a new frozen
+   * object in which unchanged messages and blocks keep their identity, and a block whose
+   * streamed text grew is `old + tail`. Equal to each message's `toJSON()` wire JSON.
+   * Bound: pass `session.getSnapshot` as is.
+   */
+  getSnapshot = (): SessionSnapshot => {
+    const h = this.#handle;
+    // after free() the last snapshot stays readable (a UI may render once more)
+    if (h === undefined) return this.#snapshot ?? FREED;
+    const revision = h.revision();
+    if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
+    const read = JSON.parse(h.readChanges()) as { count: number; messages: [number, MessageChanges][] };
+    const messages = this.#messages.slice(0, read.count);
+    for (const [i, changes] of read.messages) {
+      const { snapshot, blocks } = applyChanges(this.#messages[i]?.blocks ?? [], changes);
+      messages[i] = { snapshot: snapshot as MsgJSON, blocks };
+    }
+    this.#messages = messages;
+    this.#snapshot = Object.freeze({ messages: Object.freeze(messages.map((m) => m.snapshot)) });
+    this.#revision = revision;
+    return this.#snapshot;
+  };
+
+  #notify(): void {
+    if (this.#handle === undefined) return;
+    if (this.#notifying) {
+      this.#again = true;
+      return;
+    }
+    this.#notifying = true;
+    try {
+      do {
+        this.#again = false;
+        const revision = this.#handle?.revision() ?? this.#notified;
+        if (revision === this.#notified) break;
+        this.#notified = revision;
+        for (const listener of [...this.#listeners]) {
+          try {
+            listener();
+          } catch (e) {
+            // a throwing listener must not break the others or the feed that called it
+            queueMicrotask(() => {
+              throw e;
+            });
+          }
+        }
+      } while (this.#again);
+    } finally {
+      this.#notifying = false;
+    }
+  }
+
+  /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */
+  free(): void {
+    this.#handle?.free();
+    this.#handle = undefined;
+    this.#listeners.clear();
+  }
+
+  /** `using session = new Session()` frees it at the end of the scope. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+async function* fromStream(stream: ReadableStream<Uint8Array | string>): AsyncIterable<Uint8Array | string> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function eventText(event: unknown): string {
+  if (typeof event !== "object" || event === null) {
+    throw new MsgError("invalid_argument", "an event must be an object or JSON text");
+  }
+  try {
+    return JSON.stringify(event);
+  } catch (e) {
+    throw new MsgError("invalid_argument", `an event cannot be written as JSON: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * A key for a block in a UI list (React `key`): unique within its message and stable
+ * while it streams (blocks are only ever appended). A tool call and its result share an
+ * `id`, and providers may reuse ids, so `id` alone collides.
+ */
+export function blockKey(block: ContentBlock, index: number): string {
+  return `${index}:${block.type}:${block.id}`;
+}
+
+/** A tool call waiting for the user (`asking`: approve or deny) or an external executor (`submitted`). */
+export interface PendingAction {
+  /** `confirm` (state `asking`) or `external` (state `submitted`). */
+  readonly kind: "confirm" | "external";
+  /** The reply (message id) the call belongs to. */
+  readonly replyId: string;
+  /** The tool call block. */
+  readonly toolCall: ToolCallBlock;
+  /** The block's position in the message's content. */
+  readonly index: number;
+}
+
+/**
+ * The tool calls awaiting a human or an external executor, in order: calls in state
+ * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
+ * `REQUIRE_EXTERNAL_EXECUTION`). Takes a session snapshot, a list of messages or one.
+ */
+export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[] {
+  const messages: readonly MsgJSON[] = Array.isArray(source)
+    ? source
+    : "messages" in (source as SessionSnapshot)
+      ? (source as SessionSnapshot).messages
+      : [source as MsgJSON];
+  const out: PendingAction[] = [];
+  for (const msg of messages) {
+    msg.content.forEach((block, index) => {
+      if (block.type !== "tool_call") return;
+      if (block.state === "asking") out.push({ kind: "confirm", replyId: msg.id, toolCall: block, index });
+      else if (block.state === "submitted") out.push({ kind: "external", replyId: msg.id, toolCall: block, index });
+    });
+  }
+  return out;
+}
+
+const parsedInputs = new WeakMap<object, unknown>();
+
+/** `jsonrepair` then `JSON.parse`, never throwing: `{}` for blank input, `null` when
+ * nothing can be read. */
+function parsePartialJson(input: string): unknown {
+  if (input.trim() === "") return {};
+  try {
+    return JSON.parse(jsonrepair(input)) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
+ * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
+ * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
+ * without its value reads as `null`; text that cannot be read gives `null`; it never
+ * throws (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its backslash).
+ * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
+ * once per block object (snapshots make a new object only when the block changed);
+ * frozen.
+ */
+export function parseToolInput(block: ToolCallBlock | string): unknown {
+  if (typeof block === "string") return deepFreeze(parsePartialJson(block));
+  if (parsedInputs.has(block)) return parsedInputs.get(block);
+  const value = deepFreeze(parsePartialJson(expectString(block.input, "input")));
+  parsedInputs.set(block, value);
+  return value;
+}
+
+/**
+ * The JSON text of every AgentScope event in a whole stream (a recorded log: SSE, JSON
+ * Lines or a JSON array), framed by the same rules as {@link Session.feed}; SSE frames
+ * named other than `message` are left out. Throws `MsgError` (`invalid_stream`,
+ * `invalid_json`) for a stream that cannot be framed.
+ */
+export function splitEvents(stream: string | Uint8Array): string[] {
+  const bytes = typeof stream === "string" ? new TextEncoder().encode(stream) : stream;
+  if (!(bytes instanceof Uint8Array)) throw new MsgError("invalid_argument", "splitEvents takes a string or a Uint8Array");
+  return call(() => wasmSplitEvents(bytes));
+}
