@@ -2,7 +2,7 @@
 // with `npm run build`). Prints figures; asserts nothing about time.
 //   node bench/append.mjs
 import { readFileSync } from "node:fs";
-import { AssistantMsg } from "../pkg/dist/index.js";
+import { AssistantMsg, splitEvents } from "../pkg/dist/index.js";
 
 const root = new URL("..", import.meta.url);
 const us = (ms, n) => ((ms * 1000) / n).toFixed(2);
@@ -36,8 +36,7 @@ time("100k text deltas, appendEvent + getTextContent every 100", N, () => {
 });
 
 // 2. the long realistic session: apply, and apply + read the whole message after every event
-const session = readFileSync(new URL("examples/recordings/j_long_session_30_iters/events.jsonl", root), "utf8")
-  .split("\n").filter((l) => l.trim() !== "");
+const session = splitEvents(readFileSync(new URL("examples/recordings/j_long_session_30_iters/events.jsonl", root)));
 const start = JSON.parse(session[0]);
 const openSession = () => new AssistantMsg({ name: start.name, content: [], id: start.reply_id });
 time("j_long_session_30_iters, appendEvent(JSON text)", session.length, () => { const m = openSession(); for (const l of session) m.appendEvent(l); m.free(); });

@@ -331,3 +331,30 @@ fn case_names_are_unique() {
     assert_eq!(names.len(), cases().len());
     let _ = case("after_end_strict");
 }
+
+#[test]
+fn restart_stream_drops_the_unfinished_frame_of_a_broken_connection() {
+    let start = r#"data: {"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}"#;
+    let open = r#"data: {"type":"TEXT_BLOCK_START","id":"e1","reply_id":"r","block_id":"b"}"#;
+    let delta = r#"data: {"type":"TEXT_BLOCK_DELTA","id":"e2","reply_id":"r","block_id":"b","delta":"Hi"}"#;
+    let mut session = Session::new(SessionOptions {
+        dedup: true,
+        ..SessionOptions::default()
+    });
+    // the first connection breaks in the middle of the delta's frame
+    session
+        .feed(format!("id: 1\n{start}\n\nid: 2\n{open}\n\nid: 3\n{}", &delta[..30]).as_bytes())
+        .expect("feeds");
+    assert_eq!(session.last_event_id(), Some("2"));
+    session.restart_stream();
+    // the new connection resumes after id 1 (an overlap of one event)
+    session
+        .feed(format!("id: 2\n{open}\n\nid: 3\n{delta}\n\n").as_bytes())
+        .expect("feeds");
+    session.end().expect("ends");
+    let msg = session.get("r").expect("reply");
+    assert_eq!(msg.get_text_content("").as_deref(), Some("Hi"));
+    assert_eq!(msg.content().len(), 1);
+    let codes: Vec<&str> = session.diagnostics().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["duplicate"]);
+}

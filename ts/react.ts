@@ -6,6 +6,7 @@ import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } 
 const EMPTY: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
 const noSubscribe = (): (() => void) => () => {};
 const emptySnapshot = (): SessionSnapshot => EMPTY;
+const IDLE: { error: unknown; done: boolean } = { error: null, done: false };
 
 /**
  * The session's current snapshot; the component re-renders when a `feed` / `end` /
@@ -47,20 +48,28 @@ export interface EventStreamState {
  */
 export function useEventStream(url: string | URL | null, options: EventStreamOptions = {}): EventStreamState {
   const [session, setSession] = useState<Session | null>(null);
-  const [status, setStatus] = useState<{ error: unknown; done: boolean }>({ error: null, done: false });
+  const [status, setStatus] = useState<{ error: unknown; done: boolean }>(IDLE);
   const key = url === null ? null : String(url);
   const { init, onError, ...sessionOptions } = options;
   const optionsKey = JSON.stringify(sessionOptions);
   useEffect(() => {
-    if (key === null) return;
+    if (key === null) {
+      // no URL: back to the initial state (not the previous stream's freed session)
+      setSession(null);
+      setStatus(IDLE);
+      return;
+    }
     const next = new Session(JSON.parse(optionsKey) as SessionOptions);
     const controller = new AbortController();
     setSession(next);
-    setStatus({ error: null, done: false });
+    setStatus(IDLE);
     const reading = fetch(key, { ...init, signal: controller.signal })
       .then((response) => next.read(response, { signal: controller.signal, onError }))
       .then(
-        () => setStatus({ error: null, done: true }),
+        () => {
+          // a stream that ended just as its URL changed must not mark the next one done
+          if (!controller.signal.aborted) setStatus({ error: null, done: true });
+        },
         (error: unknown) => {
           if (!controller.signal.aborted) setStatus({ error, done: true });
         },

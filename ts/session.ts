@@ -223,6 +223,16 @@ export class Session {
   }
 
   /**
+   * A new connection's bytes follow (a reconnect, e.g. with `Last-Event-ID:
+   * session.lastEventId`): drops what the old connection left of an unfinished frame
+   * and detects the framing again. Messages, dedup ids and `lastEventId` are kept.
+   */
+  restartStream(): void {
+    this.#h.restartStream();
+    this.#high = "";
+  }
+
+  /**
    * Applies one event (an object or its wire JSON text) and tells what happened:
    * `"applied"` or the skip code. Throws `MsgError` for a refused event.
    */

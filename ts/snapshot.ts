@@ -20,16 +20,34 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+// For a base64 payload (cut to `keep` before each append, its last 4-character group may
+// change), the object holding it → its stable prefix, built by appends only: slicing the
+// previous string instead would flatten it in V8 and make every read cost its size.
+const stablePrefixes = new WeakMap<object, { keep: number; prefix: string }>();
+
 /** A copy of `node` with the string at `path` replaced by `old.slice(0, keep) + tail`. */
 function grow(node: unknown, path: (string | number)[], keep: number | null, tail: string): unknown {
-  if (path.length === 0) {
-    const old = node as string;
-    return (keep === null ? old : old.slice(0, keep)) + tail;
-  }
   const [key, ...rest] = path as [string | number, ...(string | number)[]];
+  const holder = node as Record<string | number, unknown>;
   const copy = (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
-  copy[key] = grow((node as Record<string | number, unknown>)[key], rest, keep, tail);
-  return Object.freeze(copy);
+  if (rest.length > 0) {
+    copy[key] = grow(holder[key], rest, keep, tail);
+    return Object.freeze(copy);
+  }
+  const old = holder[key] as string;
+  if (keep === null) {
+    copy[key] = old + tail;
+    return Object.freeze(copy);
+  }
+  const cached = stablePrefixes.get(holder);
+  const prefix = cached !== undefined && cached.keep === keep ? cached.prefix : old.slice(0, keep);
+  const value = prefix + tail;
+  copy[key] = value;
+  Object.freeze(copy);
+  // a padded last group is the one the next append may change
+  const partial = tail.endsWith("=") ? 4 : 0;
+  stablePrefixes.set(copy, { keep: value.length - partial, prefix: prefix + tail.slice(0, tail.length - partial) });
+  return copy;
 }
 
 /**

@@ -11,7 +11,11 @@
 // POST /api/decide  {session, decision: "approve" | "deny" | "submit"}
 //      continues with the recorded continuation (409 when the recording answered
 //      otherwise: g1 was approved, g2 denied).
-// A test hook: `dropAfter=N` closes the connection once after event N (reconnect test).
+// Test hooks: `dropAfter=N` closes the connection once after event N (reconnect test);
+// `overlap=K` makes a resumed stream start K events before the one asked for, as a
+// proxy retry would (the client's dedup must skip them).
+// The recordings are framed by the package's own framer (`splitEvents`), so pkg/ must be
+// built (`node web-demo/server.mjs` builds it when missing).
 import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -23,13 +27,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const recordingsDir = join(root, "examples/recordings");
 
 /** Scenarios: every recording, with its events, phases and the user turns. */
-function loadScenarios() {
+function loadScenarios(splitEvents) {
   const scenarios = new Map();
   for (const id of readdirSync(recordingsDir).sort()) {
     const dir = join(recordingsDir, id);
     if (!existsSync(join(dir, "manifest.json"))) continue;
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
-    const lines = readFileSync(join(dir, "events.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const lines = splitEvents(readFileSync(join(dir, "events.jsonl")));
+    // the recorded times, for pacing (the server reads them; the page never parses events)
+    const times = lines.map((line) => Date.parse(JSON.parse(line).created_at));
     const phases = (manifest.phases ?? []).map((p) => ({
       first: p.published_events_lines[0],
       last: p.published_events_lines[1],
@@ -43,7 +49,7 @@ function loadScenarios() {
       .slice(1)
       .map((p, i) => ({ after: phases[i].last, answers: p.answers }))
       .filter((p) => p.answers !== null);
-    scenarios.set(id, { id, description: manifest.description, lines, phases, pauses });
+    scenarios.set(id, { id, description: manifest.description, lines, times, phases, pauses });
   }
   return scenarios;
 }
@@ -114,15 +120,16 @@ function csp() {
 /** Delay before event i: the recorded gap, clamped, divided by the speed factor. */
 function delay(scenario, i, speed) {
   if (!(speed > 0) || i === 0) return 0;
-  const t = (k) => Date.parse(JSON.parse(scenario.lines[k]).created_at);
-  const gap = t(i) - t(i - 1);
+  const gap = scenario.times[i] - scenario.times[i - 1];
   return Math.min(Math.max(Number.isFinite(gap) ? gap : 30, 15), 400) / speed;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaultSpeed = 1 } = {}) {
-  const scenarios = loadScenarios();
+export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaultSpeed = 1 } = {}) {
+  // imported here, not at the top: the command line below builds pkg/ first when missing
+  const { splitEvents } = await import("../pkg/dist/index.js");
+  const scenarios = loadScenarios(splitEvents);
   const sessions = new Map(); // session id -> { decisions: Map<pauseIndex, {decision, resolve, promise}>, dropped }
   const headers = { "content-security-policy": csp(), "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
@@ -143,7 +150,9 @@ export function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaul
     const session = sessionOf(url.searchParams.get("session") ?? "default");
     const speed = Number(url.searchParams.get("speed") ?? defaultSpeed);
     const dropAfter = Number(url.searchParams.get("dropAfter") ?? 0);
-    const resumeFrom = Number(req.headers["last-event-id"] ?? 0) || 0;
+    const overlap = Number(url.searchParams.get("overlap") ?? 0) || 0;
+    const lastEventId = Number(req.headers["last-event-id"] ?? 0) || 0;
+    const resumeFrom = lastEventId > 0 ? Math.max(0, lastEventId - overlap) : 0;
     res.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
     res.write(": AgentScope event stream\nretry: 200\n\n");
     let closed = false;
@@ -157,12 +166,16 @@ export function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaul
       }
       await sleep(delay(scenario, i, speed));
       if (closed) return;
-      res.write(`id: ${i + 1}\ndata: ${scenario.lines[i]}\n\n`);
+      // an event's JSON text is one line, but a data field must never carry a line end
+      const data = scenario.lines[i].split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join("");
       if (dropAfter > 0 && i + 1 === dropAfter && !session.dropped) {
         session.dropped = true;
-        res.destroy(); // the client reconnects with Last-Event-ID
+        // drop the connection once this frame is flushed (not before: a destroy discards
+        // unflushed writes); the client reconnects with Last-Event-ID
+        res.write(`id: ${i + 1}\n${data}\n`, () => res.destroy());
         return;
       }
+      res.write(`id: ${i + 1}\n${data}\n`);
     }
     if (!closed) res.end("event: end\ndata: {}\n\n");
   }

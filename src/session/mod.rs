@@ -107,6 +107,22 @@ struct Meta {
 /// Errors stop at the first refused event and leave the session as it was before it;
 /// frames already received after it stay queued and are processed by the next
 /// [`Session::feed`] (an empty chunk will do) or [`Session::end`].
+///
+/// ```
+/// use agentscope_message::{Session, SessionOptions};
+///
+/// let mut session = Session::new(SessionOptions::default());
+/// for chunk in [
+///     &b"data: {\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}\n\nda"[..],
+///     b"ta: {\"type\":\"TEXT_BLOCK_START\",\"reply_id\":\"r1\",\"block_id\":\"b1\"}\n\nevent: ping\ndata: 1\n\n",
+/// ] {
+///     session.feed(chunk)?; // Err: the first refused event, with its index and ids
+/// }
+/// session.end()?; // a last frame without its blank line is applied here
+/// assert_eq!(session.get("r1").map(|m| m.content().len()), Some(1));
+/// assert_eq!(session.diagnostics()[0].code, "named_sse_event");
+/// # Ok::<(), agentscope_message::SessionError>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Session {
     options: SessionOptions,
@@ -162,6 +178,14 @@ impl Session {
     pub fn end(&mut self) -> Result<usize, SessionError> {
         self.framer.end();
         self.drain()
+    }
+
+    /// Starts a new stream on the same session (a reconnect): drops what the previous
+    /// connection left of an unfinished frame and detects the framing again from the next
+    /// bytes. Messages, ended replies, applied event ids and the last SSE id are kept.
+    /// Frames already complete but not yet applied (after a refused event) are dropped too.
+    pub fn restart_stream(&mut self) {
+        self.framer = Framer::new();
     }
 
     /// The framing detected from the first bytes, once known.

@@ -78,6 +78,12 @@ impl SessionHandle {
             .map_err(|e| js_session_error(&e))
     }
 
+    /// A new connection's bytes follow (see the core's `Session::restart_stream`).
+    #[wasm_bindgen(js_name = restartStream)]
+    pub fn restart_stream(&mut self) {
+        self.session.restart_stream();
+    }
+
     /// A counter that grows whenever a message changes.
     pub fn revision(&self) -> f64 {
         self.session.revision() as f64

@@ -1358,6 +1358,10 @@ export class SessionHandle {
      */
     readChanges(): string;
     /**
+     * A new connection's bytes follow (see the core's `Session::restart_stream`).
+     */
+    restartStream(): void;
+    /**
      * A session from `checkpoint()` text. Throws `MsgError` (`invalid_checkpoint`, …).
      */
     static restore(checkpoint: string): SessionHandle;
@@ -1431,6 +1435,7 @@ export interface InitOutput {
     readonly sessionhandle_lastEventId: (a: number) => [number, number];
     readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
     readonly sessionhandle_readChanges: (a: number) => [number, number];
+    readonly sessionhandle_restartStream: (a: number) => void;
     readonly sessionhandle_restore: (a: number, b: number) => [number, number, number];
     readonly sessionhandle_revision: (a: number) => number;
     readonly setIdFactory: (a: number) => void;

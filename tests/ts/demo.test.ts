@@ -1,14 +1,16 @@
 // The web demo in real Chromium (playwright-core, Debian's /usr/bin/chromium): the page
-// plays real recordings over SSE, and what each bubble shows equals what the Rust CLI
-// rebuilds from the same recording — the frontend and the backend agree.
+// plays real recordings over SSE (bytes into one `Session`), and what each bubble shows
+// equals what the Rust CLI rebuilds from the same recording — the frontend and the
+// backend agree. Logs are only ever framed by the package (`splitEvents`) or the CLI.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { splitEvents } from "../../pkg/dist/index.js";
 import { startDemoServer } from "../../web-demo/server.mjs";
-import { root, type Json } from "./helpers.ts";
+import { nullRecordingVolatiles, root, type Json } from "./helpers.ts";
 
 const out = join(root, "web-demo/out");
 let browser: Browser;
@@ -28,11 +30,19 @@ after(async () => {
   await server?.close();
 });
 
-/** What the Rust CLI rebuilds from a recording: one message per reply. */
-function backend(id: string): Json[] {
-  const file = join(root, "examples/recordings", id, "events.jsonl");
-  const stdout = execFileSync("cargo", ["run", "-q", "--bin", "agentscope-message", "--", "replay", "--all", file], { cwd: root, encoding: "utf8" });
+/** What the Rust CLI rebuilds from a stream (a file, or bytes on stdin): one message per reply. */
+function cli(file: string, input?: Buffer): Json[] {
+  const stdout = execFileSync("cargo", ["run", "-q", "--bin", "agentscope-message", "--", "replay", "--all", input ? "-" : file], {
+    cwd: root,
+    encoding: "utf8",
+    input,
+  });
   return JSON.parse(stdout);
+}
+
+/** What the Rust CLI rebuilds from a recording. */
+function backend(id: string, file: "events.jsonl" | "events.sse" = "events.jsonl"): Json[] {
+  return cli(join(root, "examples/recordings", id, file));
 }
 
 async function open(id: string, extra = ""): Promise<{ page: Page; errors: string[] }> {
@@ -47,8 +57,7 @@ async function open(id: string, extra = ""): Promise<{ page: Page; errors: strin
 }
 
 /** Compares every bubble with the CLI's messages: texts, thinking, tool states, images. */
-async function assertMatchesBackend(page: Page, id: string): Promise<void> {
-  const messages = backend(id);
+async function assertMatchesBackend(page: Page, id: string, messages: Json[] = backend(id)): Promise<void> {
   const bubbles = await page.locator("article.bubble.assistant").count();
   assert.equal(bubbles, messages.length, "one bubble per reply");
   for (const msg of messages) {
@@ -141,12 +150,95 @@ test("a reconnect mid-stream resumes with Last-Event-ID: no duplicated text", as
   await page.close();
 });
 
+/** The codes of what the page's session skipped. */
+async function skippedCodes(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    (window as unknown as { __demo: { state: { session: { diagnostics: { code: string }[] } } } }).__demo.state.session.diagnostics.map(
+      (d) => d.code,
+    ),
+  );
+}
+
+test("a resumed stream that sends events again: the session's dedup skips them", async () => {
+  const { page, errors } = await open("c_react_3_tools_2_iters", "&dropAfter=20&overlap=6");
+  await done(page);
+  assert.equal(await page.evaluate(() => document.body.dataset.reconnects), "1");
+  const codes = await skippedCodes(page);
+  assert.equal(codes.filter((c) => c === "duplicate").length, 6, `the overlap of 6 events was skipped: ${codes}`);
+  await assertMatchesBackend(page, "c_react_3_tools_2_iters");
+  assert.match((await page.locator("footer.status").textContent()) ?? "", /1 reconnect\(s\).*duplicate ×\d/);
+  assert.equal(await page.locator("footer.status ol.errors").count(), 0);
+  // the cut chunked response is the only thing the browser may log
+  assert.deepEqual(errors.filter((e) => !/ERR_INCOMPLETE_CHUNKED_ENCODING|network error/i.test(e)), []);
+  await page.close();
+});
+
 test("a dropped log file is replayed in the page", async () => {
   const { page, errors } = await open("f_tool_image", "&autoplay=0");
   await page.waitForSelector('body[data-ready="1"]');
   await page.setInputFiles("#file", join(root, "examples/recordings/d_parallel_tool_calls/events.sse"));
   await done(page);
   await assertMatchesBackend(page, "d_parallel_tool_calls");
+  assert.match((await page.locator("footer.status").textContent()) ?? "", /replayed events\.sse: \d+ events/);
+  assert.equal(await page.locator("footer.status ol.errors").count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The SSE recording with other line ends: bare CR, or CRLF, LF and CR in turn. */
+function relined(kind: "cr" | "mixed"): Buffer {
+  const lf = readFileSync(join(root, "examples/recordings/c_react_3_tools_2_iters/events.sse"), "utf8");
+  assert.ok(!lf.includes("\r") && lf.endsWith("\n\n"));
+  if (kind === "cr") return Buffer.from(lf.replaceAll("\n", "\r"));
+  // in this order a CR is never followed by an LF line end (CR LF would be one line end)
+  const ends = ["\r\n", "\n", "\r"];
+  const lines = lf.split("\n");
+  const last = lines.pop();
+  const text = lines.map((line, i) => line + ends[i % 3]).join("") + last;
+  assert.ok(/\r\n/.test(text) && /[^\r]\n/.test(text) && /\r(?!\n)/.test(text), "all three line ends");
+  return Buffer.from(text);
+}
+
+for (const kind of ["cr", "mixed"] as const) {
+  test(`a dropped log with ${kind === "cr" ? "bare CR" : "mixed CRLF / LF / CR"} line ends: the same messages as the LF file`, async () => {
+    const bytes = relined(kind);
+    const lfFile = join(root, "examples/recordings/c_react_3_tools_2_iters/events.sse");
+    const expected = backend("c_react_3_tools_2_iters", "events.sse");
+    // the CLI and the package's framer (wasm) agree on it too
+    const strip = (msgs: Json[]): Json[] => {
+      msgs.forEach(nullRecordingVolatiles);
+      return msgs;
+    };
+    assert.deepEqual(strip(cli("-", bytes)), strip(cli(lfFile)));
+    assert.deepEqual(splitEvents(bytes), splitEvents(readFileSync(lfFile)));
+    const { page, errors } = await open("f_tool_image", "&autoplay=0");
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.setInputFiles("#file", { name: `events-${kind}.sse`, mimeType: "text/event-stream", buffer: bytes });
+    await done(page);
+    await assertMatchesBackend(page, "c_react_3_tools_2_iters", expected);
+    assert.deepEqual(await skippedCodes(page), []);
+    assert.equal(await page.locator("footer.status ol.errors").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test("every refused event of a dropped log is listed, and the rest is still rebuilt", async () => {
+  const events = splitEvents(readFileSync(join(root, "examples/recordings/c_react_3_tools_2_iters/events.jsonl")));
+  events[5] = "{not json";
+  events[9] = '{"type": 3}';
+  const { page, errors } = await open("f_tool_image", "&autoplay=0");
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.setInputFiles("#file", { name: "broken.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(events.join("\n")) });
+  await done(page);
+  const listed = await page.locator("footer.status ol.errors li").allTextContents();
+  assert.equal(listed.length, 2, listed.join("\n"));
+  assert.match(listed[0]!, /^\[invalid_json\] at event 6: /);
+  assert.match(listed[1]!, /^\[invalid_event\] at event 10: /);
+  assert.match((await page.locator("footer.status").textContent()) ?? "", /replayed broken\.jsonl: 67 events.*2 error\(s\)/);
+  assert.equal(await page.locator("article.bubble.assistant").count(), 1);
+  assert.ok((await page.locator('[data-block-type="tool_call"]').count()) >= 3);
+  await page.screenshot({ path: join(out, "dropped-log-errors.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

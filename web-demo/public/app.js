@@ -1,8 +1,10 @@
-// The demo page: AgentScope events arrive over SSE (or from a dropped log file) and are
-// folded into messages by `Msg.appendEvent` from the wasm package, the same Rust code a
-// backend runs. Rendering happens at most once per animation frame and only for the
-// blocks whose snapshot object changed (snapshots share unchanged blocks).
-import { AssistantMsg, EventType, MsgError } from "agentscope-message";
+// The demo page: AgentScope events arrive as bytes, from the SSE endpoint (fetch) or a
+// dropped log file, and go into one `Session` of the wasm package: the same Rust code a
+// backend runs frames them (SSE / JSON Lines / JSON array), decodes them, routes them by
+// reply_id and folds them into messages. The page only renders the session's snapshots:
+// at most once per animation frame, and only the blocks whose snapshot object changed
+// (snapshots share unchanged messages and blocks). It never parses an event itself.
+import { MsgError, Session, blockKey, parseToolInput, pendingActions } from "agentscope-message";
 import { marked } from "marked";
 import DOMPurify from "dompurify";
 
@@ -12,14 +14,19 @@ const params = new URLSearchParams(location.search);
 const state = {
   scenarios: [],
   scenario: null,
-  session: null,
-  source: null,
-  replies: new Map(), // reply_id -> reply view
+  serverSession: null, // the demo server's id for this playback (decisions, drop hook)
+  session: null, // the Session receiving the bytes
+  unsubscribe: null,
+  controller: null, // aborts the current fetch / file replay
+  snapshot: null, // the last snapshot rendered
+  views: new Map(), // message id -> bubble view
   users: [],
-  dirty: new Set(),
+  answered: new Set(), // pending tool calls the user already answered
   frame: 0,
-  events: 0,
   reconnects: 0,
+  message: "",
+  messageIsError: false,
+  errors: [], // every refused event or failure of this playback, in order
 };
 
 // ---------- safe rendering ----------
@@ -68,13 +75,12 @@ function badge(state) {
   return el("span", `badge badge-${state}`, state);
 }
 
-function prettyArgs(input, finished) {
-  if (!finished) return input;
-  try {
-    return JSON.stringify(JSON.parse(input), null, 2);
-  } catch {
-    return input;
-  }
+/** A tool call's arguments: as streamed while they stream, then pretty-printed (the
+ * package's `parseToolInput` reads them; text it cannot read is shown as is). */
+function toolArgs(block) {
+  if (block.finished_at === null) return block.input;
+  const parsed = parseToolInput(block);
+  return parsed === null ? block.input : JSON.stringify(parsed, null, 2);
 }
 
 function renderBlock(block, old) {
@@ -108,7 +114,7 @@ function renderBlock(block, old) {
       node.dataset.toolCallId = block.id;
       const head = el("div", "tool-head");
       head.append(el("span", "tool-icon", "⚙"), el("span", "tool-name", block.name), badge(block.state));
-      node.append(head, el("pre", "tool-args", prettyArgs(block.input, block.finished_at !== null)));
+      node.append(head, el("pre", "tool-args", toolArgs(block)));
       if (block.state === "asking") {
         const actions = el("div", "actions");
         const approve = el("button", "approve", "Approve");
@@ -143,7 +149,7 @@ function renderBlock(block, old) {
   }
 }
 
-// ---------- bubbles ----------
+// ---------- bubbles: rendered from the session's snapshots ----------
 
 function userBubble(user) {
   const node = el("article", "bubble user");
@@ -158,99 +164,164 @@ function userBubble(user) {
   $("chat").append(node);
 }
 
-function openReply(start) {
-  const pendingUser = state.users[state.replies.size];
+/** A bubble for a message seen for the first time (after the user turn that asked for it). */
+function openBubble(msg) {
+  const pendingUser = state.users[state.views.size];
   if (pendingUser) userBubble(pendingUser);
   const node = el("article", "bubble assistant");
-  node.dataset.replyId = start.reply_id;
+  node.dataset.replyId = msg.id;
   const head = el("header");
-  head.append(el("span", "avatar", (start.name || "A").slice(0, 1).toUpperCase()), el("span", "name", start.name));
+  head.append(el("span", "avatar", (msg.name || "A").slice(0, 1).toUpperCase()), el("span", "name", msg.name));
   const blocks = el("div", "blocks");
   const meta = el("footer", "meta");
   node.append(head, blocks, meta);
   $("chat").append(node);
-  const reply = {
-    msg: new AssistantMsg({ name: start.name, content: [], id: start.reply_id }),
-    node,
-    blocks,
-    meta,
-    rendered: [], // [{ block, node }]
-  };
-  state.replies.set(start.reply_id, reply);
-  return reply;
+  const view = { msg: null, node, blocks, meta, rendered: new Map() }; // blockKey -> { block, node }
+  state.views.set(msg.id, view);
+  return view;
 }
 
-function render(reply) {
-  const snapshot = reply.msg.toJSON();
-  snapshot.content.forEach((block, i) => {
-    const seen = reply.rendered[i];
+/** Brings a bubble up to date: only blocks whose snapshot object changed are re-rendered. */
+function renderMessage(view, msg) {
+  msg.content.forEach((block, i) => {
+    const key = blockKey(block, i);
+    const seen = view.rendered.get(key);
     if (seen?.block === block) return; // unchanged block: same object, nothing to do
     const node = renderBlock(block, seen?.node);
     node.dataset.blockType = block.type;
     node.dataset.index = String(i);
-    if (seen) seen.node.replaceWith(node);
-    else reply.blocks.append(node);
-    reply.rendered[i] = { block, node };
+    node.dataset.key = key;
+    const old = seen?.node ?? view.blocks.children[i]; // blocks are only appended
+    if (old) old.replaceWith(node);
+    else view.blocks.append(node);
+    view.rendered.set(key, { block, node });
   });
   const parts = [];
-  if (snapshot.usage) parts.push(`${snapshot.usage.input_tokens} in · ${snapshot.usage.output_tokens} out tokens`);
-  if (snapshot.finished_reason) parts.push(snapshot.finished_reason);
+  if (msg.usage) parts.push(`${msg.usage.input_tokens} in · ${msg.usage.output_tokens} out tokens`);
+  if (msg.finished_reason) parts.push(msg.finished_reason);
   const text = parts.join(" · ");
-  if (reply.meta.dataset.text !== text || (snapshot.error && !reply.meta.querySelector(".error"))) {
-    reply.meta.dataset.text = text;
-    reply.meta.replaceChildren(el("span", "", text));
-    if (snapshot.error) reply.meta.append(el("span", "error", `${snapshot.error.type}: ${snapshot.error.message}`));
+  if (view.meta.dataset.text !== text || (msg.error && !view.meta.querySelector(".error"))) {
+    view.meta.dataset.text = text;
+    view.meta.replaceChildren(el("span", "", text));
+    if (msg.error) view.meta.append(el("span", "error", `${msg.error.type}: ${msg.error.message}`));
   }
-  reply.node.dataset.finished = snapshot.finished_reason ?? "";
+  view.node.dataset.finished = msg.finished_reason ?? "";
+  view.msg = msg;
+}
+
+function render(snapshot) {
+  for (const msg of snapshot.messages) {
+    const view = state.views.get(msg.id) ?? openBubble(msg);
+    if (view.msg !== msg) renderMessage(view, msg); // unchanged message: same object
+  }
+}
+
+const actionKey = (a) => `${a.replyId}/${blockKey(a.toolCall, a.index)}`;
+
+/** The tool calls still waiting for the user (asking / submitted, not yet answered). */
+function waiting(snapshot) {
+  return pendingActions(snapshot).filter((a) => !state.answered.has(actionKey(a)));
 }
 
 function flush() {
+  if (state.frame) cancelAnimationFrame(state.frame);
   state.frame = 0;
-  for (const reply of state.dirty) render(reply);
-  state.dirty.clear();
-  document.body.dataset.events = String(state.events);
+  const session = state.session;
+  if (!session) return;
+  document.body.dataset.events = String(session.events);
+  const snapshot = session.getSnapshot();
+  if (snapshot === state.snapshot) return;
+  state.snapshot = snapshot;
+  render(snapshot);
+  // paused: a tool call asks the user (confirm) or waits for the client (external)
+  const live = document.body.dataset.state;
+  if (state.scenario && (live === "streaming" || live === "paused")) {
+    const paused = waiting(snapshot).length > 0;
+    if (paused && live !== "paused") {
+      document.body.dataset.state = "paused";
+      status("The agent is waiting for you: answer the highlighted tool call.");
+    } else if (!paused && live === "paused") {
+      document.body.dataset.state = "streaming";
+      status("streaming…");
+    }
+  }
 }
 
 function schedule() {
   if (!state.frame) state.frame = requestAnimationFrame(flush);
 }
 
+// ---------- the status line: one message, and every error of the playback ----------
+
 function status(text, error = false) {
-  $("status").textContent = text;
-  $("status").classList.toggle("error", error);
+  state.message = text;
+  state.messageIsError = error;
+  paintStatus();
 }
 
-/** One event, as the JSON text received (an SSE frame's data or a log line). */
-function onEvent(text) {
-  let event;
-  try {
-    event = JSON.parse(text);
-  } catch {
-    status(`skipped a frame that is not JSON: ${text.slice(0, 60)}`, true);
-    return;
+function report(error) {
+  const text = error?.message ?? String(error);
+  if (!(error instanceof MsgError)) state.errors.push(text);
+  else {
+    // a refused event's message already says "at event <n>: …"
+    const where = error.index !== undefined && !text.includes(`event ${error.index}`) ? `at event ${error.index}: ` : "";
+    const sse = error.sseId !== undefined ? ` (SSE id ${error.sseId})` : "";
+    state.errors.push(`[${error.code}] ${where}${text}${sse}`);
   }
-  state.events += 1;
-  if (event.type === EventType.REPLY_START && !state.replies.has(event.reply_id)) openReply(event);
-  const reply = state.replies.get(event.reply_id);
-  if (!reply) return;
-  try {
-    reply.msg.appendEvent(text);
-  } catch (e) {
-    status(e instanceof MsgError ? `event ${state.events} rejected (${e.code}): ${e.message}` : String(e), true);
+  paintStatus();
+}
+
+function paintStatus() {
+  const footer = $("status");
+  footer.replaceChildren(el("span", "", state.message));
+  if (state.errors.length > 0) {
+    const list = el("ol", "errors");
+    for (const text of state.errors) list.append(el("li", "", text));
+    footer.append(list);
   }
-  state.dirty.add(reply);
-  schedule();
+  footer.classList.toggle("error", state.messageIsError || state.errors.length > 0);
+}
+
+/** What the session skipped, by code: "2 skipped (named_sse_event ×2)". */
+function skipped(session) {
+  const counts = new Map();
+  for (const d of session.diagnostics) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+  if (counts.size === 0) return "";
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return `, ${total} skipped (${[...counts].map(([code, n]) => `${code} ×${n}`).join(", ")})`;
+}
+
+// ---------- one session per playback ----------
+
+/** Starts a playback: a new session whose changes are rendered once per frame. */
+function begin(session) {
+  reset();
+  state.session = session;
+  state.unsubscribe = session.subscribe(schedule);
+  state.controller = new AbortController();
+  return state.controller.signal;
 }
 
 function reset() {
-  state.source?.close();
-  state.source = null;
-  for (const reply of state.replies.values()) reply.msg.free();
-  state.replies.clear();
-  state.dirty.clear();
-  state.events = 0;
+  state.controller?.abort();
+  state.controller = null;
+  state.unsubscribe?.();
+  state.unsubscribe = null;
+  // an aborted read stops before its next feed, so the session can go now
+  state.session?.free();
+  state.session = null;
+  state.snapshot = null;
+  if (state.frame) cancelAnimationFrame(state.frame);
+  state.frame = 0;
+  state.views.clear();
+  state.answered.clear();
+  state.errors = [];
   state.reconnects = 0;
+  state.scenario = null;
+  state.users = [];
   $("chat").replaceChildren();
+  delete document.body.dataset.reconnects;
+  document.body.dataset.events = "0";
   document.body.dataset.state = "idle";
 }
 
@@ -260,52 +331,77 @@ function finish(text) {
   status(text);
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
 // ---------- sources: the SSE endpoint, or a dropped log file ----------
 
-function play(id, speed) {
-  reset();
+/**
+ * Plays a scenario: the response body's bytes go into the session as they arrive. A
+ * dropped connection is resumed into the same session with `Last-Event-ID` (after
+ * `restartStream()` drops the frame the old connection left unfinished); the session
+ * deduplicates by event id, so events sent again are skipped. The end of the body is
+ * the end of the stream.
+ */
+async function play(id, speed) {
+  const signal = begin(new Session({ dedup: true }));
+  const session = state.session;
   const scenario = state.scenarios.find((s) => s.id === id);
   if (!scenario) return status(`unknown scenario ${id}`, true);
   state.scenario = scenario;
   state.users = scenario.users.filter(Boolean);
-  state.session = crypto.randomUUID();
+  state.serverSession = crypto.randomUUID();
   $("description").textContent = scenario.description;
   document.body.dataset.state = "streaming";
   status("streaming…");
-  const query = new URLSearchParams({ session: state.session, speed: String(speed) });
-  if (params.get("dropAfter")) query.set("dropAfter", params.get("dropAfter"));
-  const source = new EventSource(`/api/stream/${encodeURIComponent(id)}?${query}`);
-  state.source = source;
-  source.onmessage = (e) => onEvent(e.data);
-  source.onopen = () => {
-    if (document.body.dataset.state !== "paused") status("streaming…");
-  };
-  source.addEventListener("paused", () => {
-    flush();
-    document.body.dataset.state = "paused";
-    status("The agent is waiting for you: answer the highlighted tool call.");
-  });
-  source.addEventListener("end", () => {
-    source.close();
-    finish(`done: ${state.events} events${state.reconnects ? `, ${state.reconnects} reconnect(s)` : ""}`);
-  });
-  source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED) return;
-    state.reconnects += 1;
-    document.body.dataset.reconnects = String(state.reconnects);
-    status("connection lost; reconnecting where it stopped (Last-Event-ID)…");
-  };
+  const query = new URLSearchParams({ session: state.serverSession, speed: String(speed) });
+  for (const hook of ["dropAfter", "overlap"]) if (params.get(hook)) query.set(hook, params.get(hook));
+  const url = `/api/stream/${encodeURIComponent(id)}?${query}`;
+  let failures = 0;
+  for (;;) {
+    const seen = session.events;
+    try {
+      const headers = { accept: "text/event-stream" };
+      if (session.lastEventId !== null) headers["last-event-id"] = session.lastEventId;
+      const response = await fetch(url, { headers, cache: "no-store", signal });
+      await session.read(response, { signal, onError: report });
+      break;
+    } catch (e) {
+      if (signal.aborted) return;
+      if (e instanceof MsgError) {
+        // an HTTP error or a stream that cannot be framed: reconnecting will not help
+        report(e);
+        return finish(`stopped after ${session.events} events`);
+      }
+      failures = session.events > seen ? 1 : failures + 1;
+      if (failures > 5) {
+        report(e);
+        return finish(`gave up after ${state.reconnects} reconnect(s)`);
+      }
+      state.reconnects += 1;
+      document.body.dataset.reconnects = String(state.reconnects);
+      status("connection lost; reconnecting where it stopped (Last-Event-ID)…");
+      await sleep(200 * failures);
+      if (signal.aborted) return;
+      // the new connection starts a new stream: drop the old one's unfinished frame
+      session.restartStream();
+    }
+  }
+  const reconnects = state.reconnects ? `, ${state.reconnects} reconnect(s)` : "";
+  finish(`done: ${session.events} events${reconnects}${skipped(session)}`);
 }
 
 async function decide(decision, button) {
   for (const b of document.querySelectorAll("button[data-action]")) b.disabled = true;
+  const asked = state.session ? waiting(state.session.getSnapshot()) : [];
   const res = await fetch("/api/decide", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ session: state.session, scenario: state.scenario?.id, decision }),
+    body: JSON.stringify({ session: state.serverSession, scenario: state.scenario?.id, decision }),
   });
   if (res.ok) {
-    document.body.dataset.state = "streaming";
+    for (const a of asked) state.answered.add(actionKey(a));
+    if (document.body.dataset.state === "paused") document.body.dataset.state = "streaming";
     status(`${decision === "approve" ? "approved" : decision === "deny" ? "denied" : "submitted"}; the agent continues…`);
   } else {
     const { error } = await res.json().catch(() => ({ error: res.statusText }));
@@ -315,35 +411,39 @@ async function decide(decision, button) {
   }
 }
 
-/** Splits a log into event texts: JSON Lines, a JSON array, or SSE `data:` frames. */
-function splitLog(text) {
-  const body = text.replace(/^\uFEFF/, "").trim();
-  if (body.startsWith("[")) return JSON.parse(body).map((e) => JSON.stringify(e));
-  if (body.startsWith("{")) return body.split(/\r?\n/).filter((l) => l.trim() !== "");
-  return body
-    .split(/\r?\n\r?\n/)
-    .map((frame) => frame.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
-    .filter((d) => d.trim() !== "");
-}
-
+/**
+ * Replays a recorded log (SSE, JSON Lines or a JSON array, any line ends): its bytes go
+ * into a new session in slices, one per animation frame, so the page shows the messages
+ * being rebuilt; then the stream ends (a last frame without its blank line is applied).
+ */
 async function replayFile(file) {
-  reset();
-  state.scenario = null;
-  state.users = [];
+  const signal = begin(new Session());
+  const session = state.session;
   $("description").textContent = `Replaying ${file.name}`;
-  let events;
+  let bytes;
   try {
-    events = splitLog(await file.text());
+    bytes = new Uint8Array(await file.arrayBuffer());
   } catch (e) {
     return status(`cannot read ${file.name}: ${e.message}`, true);
   }
+  if (signal.aborted) return;
   document.body.dataset.state = "streaming";
-  // paced in slices so the page shows the message being rebuilt
-  for (let i = 0; i < events.length; i += 8) {
-    for (const text of events.slice(i, i + 8)) onEvent(text);
-    await new Promise((resolve) => requestAnimationFrame(resolve));
+  status(`replaying ${file.name}…`);
+  const slice = Math.max(1024, Math.ceil(bytes.length / 120)); // at most ~2 s
+  async function* slices() {
+    for (let at = 0; at < bytes.length; at += slice) {
+      yield bytes.subarray(at, at + slice);
+      await nextFrame();
+    }
   }
-  finish(`replayed ${file.name}: ${events.length} events`);
+  try {
+    await session.read(slices(), { signal, onError: report });
+  } catch (e) {
+    if (signal.aborted) return;
+    report(e); // e.g. an unclosed JSON array
+  }
+  const errors = state.errors.length ? `, ${state.errors.length} error(s)` : "";
+  finish(`replayed ${file.name}: ${session.events} events${skipped(session)}${errors}`);
 }
 
 // ---------- wiring ----------
