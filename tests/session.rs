@@ -5,7 +5,7 @@
 mod common;
 
 use agentscope_message::{
-    AgentEvent, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
+    AgentEvent, Framer, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
 };
 use common::session_cases::{self, RECORDINGS, subset};
 use common::*;
@@ -296,11 +296,16 @@ fn the_cli_reads_the_demo_servers_own_stream() {
         .find(|r| r.0 == "c_react_3_tools_2_iters")
         .expect("recording");
     let mut stream = String::from(": connected\n\nretry: 1000\n\n");
-    for (i, frame) in sse.split("\n\n").filter(|f| !f.trim().is_empty()).enumerate() {
-        stream.push_str(&format!("id: {i}\n{frame}\n\n"));
+    let mut framer = Framer::new();
+    framer.feed(sse.as_bytes());
+    framer.end();
+    let mut i = 0;
+    while let Some(frame) = framer.next_frame() {
+        stream.push_str(&format!("id: {i}\ndata: {}\n\n", frame.expect("a frame").data));
         if i == 3 {
             stream.push_str("event: ping\ndata: 1764480000\n\n");
         }
+        i += 1;
     }
     stream.push_str("event: end\ndata: {}\n\n");
     let out = cli(&["replay", "-"], Some(stream.as_bytes()));

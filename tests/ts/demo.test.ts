@@ -261,3 +261,14 @@ test("model text cannot inject HTML, and the server sends a Content-Security-Pol
   assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
   await page.close();
 });
+
+test("the demo server's own SSE stream (what curl -N prints) replays through the CLI", async () => {
+  const res = await fetch(`${server.url}api/stream/c_react_3_tools_2_iters?session=curl&speed=0`);
+  assert.equal(res.status, 200);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString("utf8");
+  assert.match(text, /^id: 1$/m, "frames carry ids");
+  assert.match(text, /event: end\ndata: \{\}/, "and it ends with a named end frame");
+  const strip = (msgs: Json[]) => msgs.map((m) => ({ ...m, created_at: null, content: m.content.map((b: Json) => ({ ...b, created_at: null, finished_at: b.type === "hint" ? null : b.finished_at, output: Array.isArray(b.output) ? b.output.map((o: Json) => ({ ...o, created_at: null, id: o.type === "text" ? null : o.id })) : b.output })) }));
+  assert.deepEqual(strip(cli("-", bytes)), strip(backend("c_react_3_tools_2_iters")));
+});

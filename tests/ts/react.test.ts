@@ -12,6 +12,7 @@ import { dirname, extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { build } from "vite";
+import { splitEvents } from "../../pkg/dist/index.js";
 import { root, type Json } from "./helpers.ts";
 
 // The scratch consumer lives under target/ (git-ignored), so that `vite`, `react` and
@@ -38,17 +39,13 @@ let onHeld: (() => void) | undefined;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The recording's SSE frames (each one `data:` line; `\n\n` ends a frame). */
+/** The recording's SSE frames, re-encoded from the events the package's framer reads. */
 function sseFrames(recording: string): string[] {
-  const text = readFileSync(join(recordingsDir, recording, "events.sse"), "utf8");
-  return text.split("\n\n").filter((f) => f.trim() !== "");
+  return splitEvents(readFileSync(join(recordingsDir, recording, "events.sse"))).map((e) => `data: ${e}`);
 }
 
 function jsonl(recording: string): Json[] {
-  return readFileSync(join(recordingsDir, recording, "events.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
+  return splitEvents(readFileSync(join(recordingsDir, recording, "events.jsonl"))).map((e) => JSON.parse(e));
 }
 
 /** Streams `/events.sse?rec=…[&upto=N][&hold=1]`: the first N frames, in CHUNKS byte
