@@ -363,3 +363,30 @@ fn restart_stream_drops_the_unfinished_frame_of_a_broken_connection() {
     let codes: Vec<&str> = session.diagnostics().iter().map(|d| d.code).collect();
     assert_eq!(codes, ["duplicate"]);
 }
+
+#[test]
+fn a_rejected_event_leaves_no_diagnostic_and_no_change() {
+    let mut session = Session::new(SessionOptions::default());
+    let stream = concat!(
+        r#"{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}"#,
+        "\n",
+        r#"{"type":"DATA_BLOCK_START","id":"e1","reply_id":"r","block_id":"d","media_type":"image/png"}"#,
+        "\n",
+        r#"{"type":"REPLY_END","id":"e2","session_id":"s","reply_id":"r"}"#,
+        "\n",
+        r#"{"type":"DATA_BLOCK_DELTA","id":"e3","reply_id":"r","block_id":"d","media_type":"image/png","data":"a"}"#,
+        "\n",
+    );
+    let err = session.feed(stream.as_bytes()).expect_err("bad base64");
+    assert_eq!(
+        (err.code(), err.index, err.event_id.as_deref()),
+        ("invalid_base64", 4, Some("e3"))
+    );
+    assert_eq!(
+        session.diagnostics(),
+        [],
+        "the after_end warning of a rejected event is not kept"
+    );
+    let msg = session.get("r").expect("reply");
+    assert_eq!(msg.to_value()["content"][0]["source"]["data"], "");
+}

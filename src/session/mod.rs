@@ -296,6 +296,9 @@ impl Session {
         {
             let message = format!("event {id} was already applied");
             self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
+            if meta.sse_id.is_some() {
+                self.last_event_id.clone_from(&meta.sse_id);
+            }
             return Ok(Outcome::Skipped(Skip::Duplicate));
         }
         let outcome = self.route_to_reply(event, &meta)?;
@@ -355,23 +358,25 @@ impl Session {
             )?;
             return Ok(Outcome::Skipped(Skip::UnknownReply));
         };
+        // warnings are checked before the event is applied (strict refuses it then) and
+        // recorded only once it is applied (a rejected event leaves no trace but its error)
+        let mut warnings = Vec::new();
         if self.replies[i].ended {
-            warn(
-                self,
+            warnings.push((
                 Skip::AfterEnd,
                 format!("{event_type} after the REPLY_END of reply {reply_id}"),
-            )?;
+            ));
         }
         if let Some((kind, id)) = started_block(event) {
             let newest = self.options.tool_call_match == ToolCallMatch::Newest;
             let repeats_tool_call = newest && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult);
             if !repeats_tool_call && self.replies[i].msg.find_block(kind, id).is_some() {
-                warn(
-                    self,
-                    Skip::DuplicateBlock,
-                    format!("{event_type} starts {} block {id:?} a second time", kind.as_str()),
-                )?;
+                let message = format!("{event_type} starts {} block {id:?} a second time", kind.as_str());
+                warnings.push((Skip::DuplicateBlock, message));
             }
+        }
+        if strict && let Some((skip, message)) = warnings.first() {
+            return Err(self.error(clone_meta(meta), MsgError::Strict(*skip, message.clone())));
         }
         let outcome = self.replies[i]
             .msg
@@ -380,6 +385,9 @@ impl Session {
         // a skipped event changed nothing, so refusing it now leaves the message as it was
         if let Outcome::Skipped(skip @ Skip::UnknownBlock) = outcome {
             warn(self, skip, skip_message(event_type, event))?;
+        }
+        for (skip, message) in warnings {
+            warn(self, skip, message)?;
         }
         if matches!(event, AgentEvent::ReplyEnd(_)) {
             self.replies[i].ended = true;
