@@ -6,7 +6,7 @@
 // Usage: node scripts/build-pkg.mjs [--dev]   (--dev: no wasm-opt, faster)
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
@@ -23,7 +23,9 @@ run("cargo", [
   "rustc", "--lib", "--release", "--target", "wasm32-unknown-unknown",
   "--no-default-features", "--features", "wasm", "--crate-type", "cdylib",
 ]);
-const wasmIn = join(root, "target/wasm32-unknown-unknown/release/agentscope_message.wasm");
+// cargo's target folder: CARGO_TARGET_DIR when set (relative to the repository), else target/
+const targetDir = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
+const wasmIn = join(targetDir, "wasm32-unknown-unknown/release/agentscope_message.wasm");
 const glue = join(root, "ts/wasm");
 rmSync(glue, { recursive: true, force: true });
 run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", glue, wasmIn]);

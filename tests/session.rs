@@ -390,3 +390,90 @@ fn a_rejected_event_leaves_no_diagnostic_and_no_change() {
     let msg = session.get("r").expect("reply");
     assert_eq!(msg.to_value()["content"][0]["source"]["data"], "");
 }
+
+#[test]
+fn last_event_id_survives_frames_without_an_id() {
+    let mut session = Session::new(SessionOptions::default());
+    let start = r#"{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}"#;
+    session
+        .feed(format!("id: 2\ndata: {start}\n\n").as_bytes())
+        .expect("feeds");
+    session.restart_stream();
+    let more = "event: ping\ndata: {}\n\ndata: {\"type\":\"STATUS\"}\n\ndata: {\"type\":\"CUSTOM\",\"name\":\"x\"}\n\n";
+    session.feed(more.as_bytes()).expect("feeds");
+    session.apply_json(r#"{"type":"STATUS"}"#).expect("skipped");
+    assert_eq!(session.last_event_id(), Some("2"));
+}
+
+#[test]
+fn bytes_after_end_are_an_error_until_the_stream_restarts() {
+    let mut session = Session::new(SessionOptions::default());
+    let start = "{\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"A\"}\n";
+    session.feed(start.as_bytes()).expect("feeds");
+    session.end().expect("ends");
+    let err = session.feed(start.as_bytes()).expect_err("ended");
+    assert_eq!(err.code(), "invalid_stream");
+    assert_eq!(session.feed(b"").expect("an empty chunk is fine"), 0);
+    session.restart_stream();
+    session.feed(start.as_bytes()).expect("a new stream");
+}
+
+#[test]
+fn a_continuation_changes_no_message() {
+    let mut session = Session::new(SessionOptions::default());
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#;
+    assert_eq!(session.apply_json(start).expect("opens"), Outcome::Applied);
+    let revision = session.revision();
+    assert_eq!(session.apply_json(start).expect("continues"), Outcome::Applied);
+    assert_eq!(session.revision(), revision);
+}
+
+/// The events (or the first error code) a framer makes of `input` fed whole and split at
+/// every byte; every split must agree.
+fn framed(input: &[u8]) -> Vec<Result<String, &'static str>> {
+    let run = |cut: usize| {
+        let mut framer = Framer::new();
+        framer.feed(&input[..cut]);
+        framer.feed(&input[cut..]);
+        framer.end();
+        let mut out = Vec::new();
+        while let Some(frame) = framer.next_frame() {
+            out.push(frame.map(|f| f.data).map_err(|e| e.code()));
+        }
+        out
+    };
+    let whole = run(input.len());
+    for cut in 0..input.len() {
+        assert_eq!(
+            run(cut),
+            whole,
+            "split at {cut} of {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    whole
+}
+
+#[test]
+fn framing_edge_cases_do_not_depend_on_the_split() {
+    let e = r#"{"type":"CUSTOM","name":"a"}"#;
+    // a byte-order mark counts only at the very start
+    assert_eq!(
+        framed(format!(" \u{FEFF}data: {e}\n\n").as_bytes()),
+        [Err("invalid_stream")]
+    );
+    assert_eq!(framed(format!("\u{FEFF} data: {e}\n\n").as_bytes()), [Ok(e.to_owned())]);
+    // a JSON array: a missing comma is a framing error; a complete last element of an
+    // unclosed array is still an event
+    assert_eq!(framed(format!("[{e} {e}]").as_bytes()), [Err("invalid_stream")]);
+    assert_eq!(
+        framed(format!("[{e},{e}").as_bytes()),
+        [Ok(e.to_owned()), Ok(e.to_owned()), Err("invalid_stream")]
+    );
+    assert_eq!(
+        framed(format!("[{e},{{\"type\"").as_bytes()),
+        [Ok(e.to_owned()), Err("invalid_stream")]
+    );
+    assert_eq!(framed(b"[\"a\" \"b\"]"), [Err("invalid_stream")]);
+    assert_eq!(framed(b"[ ]"), []);
+}

@@ -111,8 +111,9 @@ export interface ReadOptions {
  * inside another call; a snapshot costs what changed since the previous one.
  *
  * Memory: the session lives in wasm memory until `free()` (or `using`), or until it is
- * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but
- * `getSnapshot` (the last snapshot) and `subscribe` (a no-op).
+ * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but the
+ * snapshot readers (`getSnapshot`, `messages`, `get`: the last snapshot) and `subscribe`
+ * (a no-op), so that a UI may render once more.
  */
 export class Session {
   #handle: SessionHandle | undefined;
@@ -121,6 +122,7 @@ export class Session {
   #revision = -1;
   #messages: { snapshot: MsgJSON; blocks: unknown[] }[] = [];
   #diagnostics: Diagnostic[] = [];
+  #frozenDiagnostics: readonly Diagnostic[] | undefined;
   #notified = 0;
   #notifying = false;
   #again = false;
@@ -174,7 +176,8 @@ export class Session {
    * anywhere; applies every event it completes and returns how many were applied.
    * Throws the first refused event's `MsgError` (with `index`, `eventId`, `sseId`); the
    * events after it in the chunk stay queued and are applied by the next `feed` (an empty
-   * chunk will do) or `end`.
+   * chunk will do) or `end`. Bytes after `end()` are an `invalid_stream` error (see
+   * `restartStream`).
    */
   feed(chunk: Uint8Array | ArrayBuffer | string): number {
     const h = this.#h;
@@ -254,13 +257,16 @@ export class Session {
    */
   async read(source: StreamSource, options: ReadOptions = {}): Promise<void> {
     const { signal, onError } = options;
+    signal?.throwIfAborted();
     let chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
     if (typeof Response !== "undefined" && source instanceof Response) {
       if (!source.ok) throw new MsgError("invalid_stream", `HTTP ${source.status} ${source.statusText}`.trim());
+      if (source.bodyUsed) throw new MsgError("invalid_argument", "the response body was already read");
       if (source.body === null) return void this.#settle(() => this.end(), onError);
-      chunks = fromStream(source.body);
+      chunks = fromStream(source.body, signal);
     } else if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
-      chunks = fromStream(source);
+      if (source.locked) throw new MsgError("invalid_argument", "the stream is locked by another reader");
+      chunks = fromStream(source, signal);
     } else if (source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
       chunks = source as AsyncIterable<Uint8Array | string>;
     } else {
@@ -302,7 +308,8 @@ export class Session {
   /** What the session skipped or warned about so far, in stream order. */
   get diagnostics(): readonly Diagnostic[] {
     this.#pullDiagnostics();
-    return Object.freeze(this.#diagnostics.slice());
+    this.#frozenDiagnostics ??= Object.freeze(this.#diagnostics.slice());
+    return this.#frozenDiagnostics;
   }
 
   /** Returns the diagnostics collected so far and forgets them (for long streams). */
@@ -310,6 +317,7 @@ export class Session {
     this.#pullDiagnostics();
     const all = this.#diagnostics;
     this.#diagnostics = [];
+    this.#frozenDiagnostics = undefined;
     return all;
   }
 
@@ -319,6 +327,7 @@ export class Session {
     const more = JSON.parse(h.diagnosticsJSON(0)) as Diagnostic[];
     h.clearDiagnostics();
     for (const d of more) this.#diagnostics.push(Object.freeze(d));
+    this.#frozenDiagnostics = undefined;
   }
 
   /**
@@ -424,15 +433,28 @@ export class Session {
   }
 }
 
-async function* fromStream(stream: ReadableStream<Uint8Array | string>): AsyncIterable<Uint8Array | string> {
+/** The chunks of a stream; an abort of `signal` cancels the stream (a pending read ends). */
+async function* fromStream(
+  stream: ReadableStream<Uint8Array | string>,
+  signal: AbortSignal | undefined,
+): AsyncIterable<Uint8Array | string> {
   const reader = stream.getReader();
+  const cancel = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", cancel, { once: true });
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        finished = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    signal?.removeEventListener("abort", cancel);
+    // stopped early (an abort, a refused event): let the source go, e.g. close the connection
+    if (!finished) await reader.cancel(signal?.reason).catch(() => {});
     reader.releaseLock();
   }
 }
@@ -454,6 +476,7 @@ function eventText(event: unknown): string {
  * `id`, and providers may reuse ids, so `id` alone collides.
  */
 export function blockKey(block: ContentBlock, index: number): string {
+  if (typeof block !== "object" || block === null) throw new MsgError("invalid_argument", "blockKey takes a content block");
   return `${index}:${block.type}:${block.id}`;
 }
 
@@ -475,13 +498,16 @@ export interface PendingAction {
  * `REQUIRE_EXTERNAL_EXECUTION`). Takes a session snapshot, a list of messages or one.
  */
 export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[] {
+  const bad = () => new MsgError("invalid_argument", "pendingActions takes a session snapshot, a list of messages or a message");
+  if (typeof source !== "object" || source === null) throw bad();
   const messages: readonly MsgJSON[] = Array.isArray(source)
     ? source
-    : "messages" in (source as SessionSnapshot)
+    : "messages" in source
       ? (source as SessionSnapshot).messages
       : [source as MsgJSON];
   const out: PendingAction[] = [];
   for (const msg of messages) {
+    if (typeof msg !== "object" || msg === null || !Array.isArray(msg.content)) throw bad();
     msg.content.forEach((block, index) => {
       if (block.type !== "tool_call") return;
       if (block.state === "asking") out.push({ kind: "confirm", replyId: msg.id, toolCall: block, index });
@@ -508,14 +534,18 @@ function parsePartialJson(input: string): unknown {
  * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
  * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
  * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
- * without its value reads as `null`; text that cannot be read gives `null`; it never
- * throws (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its backslash).
+ * without its value reads as `null`; text that cannot be read gives `null`; no text
+ * makes it throw (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its
+ * backslash); an argument that is neither a block nor a string is `invalid_argument`.
  * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
  * once per block object (snapshots make a new object only when the block changed);
  * frozen.
  */
 export function parseToolInput(block: ToolCallBlock | string): unknown {
   if (typeof block === "string") return deepFreeze(parsePartialJson(block));
+  if (typeof block !== "object" || block === null) {
+    throw new MsgError("invalid_argument", "parseToolInput takes a tool call block or its input text");
+  }
   if (parsedInputs.has(block)) return parsedInputs.get(block);
   const value = deepFreeze(parsePartialJson(expectString(block.input, "input")));
   parsedInputs.set(block, value);

@@ -170,9 +170,10 @@ export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: 
       const data = scenario.lines[i].split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join("");
       if (dropAfter > 0 && i + 1 === dropAfter && !session.dropped) {
         session.dropped = true;
-        // drop the connection once this frame is flushed (not before: a destroy discards
-        // unflushed writes); the client reconnects with Last-Event-ID
-        res.write(`id: ${i + 1}\n${data}\n`, () => res.destroy());
+        // drop the connection a moment after this frame is flushed, with a FIN in the
+        // middle of the chunked body (a browser may discard what it has not handed to the
+        // page yet when a connection fails); the client reconnects with Last-Event-ID
+        res.write(`id: ${i + 1}\n${data}\n`, () => setTimeout(() => res.socket?.end(), 150));
         return;
       }
       res.write(`id: ${i + 1}\n${data}\n`);

@@ -101,18 +101,21 @@ struct ReplayArgs {
     file: Option<PathBuf>,
 }
 
-/// Printable text: control characters of the input are escaped.
+/// Printable text on one line: control characters (line ends included) and the Unicode
+/// bidirectional controls of the input are escaped, so input cannot forge output lines
+/// or reorder what a terminal shows.
 fn printable(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() && c != '\n' {
-                c.escape_unicode().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+    let bidi =
+        |c: char| matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || bidi(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn print_diagnostics(session: &mut Session) {

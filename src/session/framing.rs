@@ -62,6 +62,9 @@ pub struct Framer {
     framing: Option<Framing>,
     /// bytes held before the framing is known
     head: Vec<u8>,
+    /// white space before the first significant byte was dropped: a byte-order mark is
+    /// only one at the very start of the stream
+    past_start: bool,
     sse: Option<SseParser>,
     lines: Lines,
     array: ArrayScanner,
@@ -130,6 +133,11 @@ impl Framer {
         self.queue.pop_front()
     }
 
+    /// Whether [`Framer::end`] was called (or the stream was found unreadable).
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
     /// Whether frames are waiting to be taken.
     pub fn has_frames(&self) -> bool {
         !self.queue.is_empty()
@@ -146,13 +154,17 @@ impl Framer {
     fn detect(&mut self, at_end: bool) {
         let head = std::mem::take(&mut self.head);
         let mut start = &head[..];
-        if start.len() < BOM.len() && BOM.starts_with(start) && !at_end {
-            self.head = head;
-            return;
+        if !self.past_start {
+            if start.len() < BOM.len() && BOM.starts_with(start) && !at_end {
+                self.head = head;
+                return;
+            }
+            start = start.strip_prefix(BOM).unwrap_or(start);
         }
-        start = start.strip_prefix(BOM).unwrap_or(start);
         let Some(at) = start.iter().position(|b| !b.is_ascii_whitespace()) else {
-            return; // nothing but white space so far
+            // nothing but white space so far
+            self.past_start |= !head.is_empty();
+            return;
         };
         let rest = &start[at..];
         let framing = match rest[0] {
@@ -274,6 +286,8 @@ struct ArrayScanner {
     escaped: bool,
     /// a value is expected next (after `[` or `,`)
     expect_value: bool,
+    /// the element being read is a complete object, array or string
+    complete: bool,
     elements: usize,
     element: Vec<u8>,
 }
@@ -309,6 +323,7 @@ impl ArrayScanner {
         if self.depth == 0 && !self.in_string {
             match b {
                 _ if b.is_ascii_whitespace() && self.element.is_empty() => return,
+                _ if b.is_ascii_whitespace() && self.complete => return,
                 b',' => {
                     if self.element.is_empty() {
                         return self.fail("expected an event before `,`", out);
@@ -326,6 +341,7 @@ impl ArrayScanner {
                     self.closed = true;
                     return;
                 }
+                _ if self.complete => return self.fail("expected `,` or `]` after an event", out),
                 _ => {}
             }
         }
@@ -337,13 +353,17 @@ impl ArrayScanner {
                 self.escaped = true;
             } else if b == b'"' {
                 self.in_string = false;
+                self.complete = self.depth == 0;
             }
             return;
         }
         match b {
             b'"' => self.in_string = true,
             b'{' | b'[' => self.depth += 1,
-            b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                self.complete = self.depth == 0;
+            }
             _ => {}
         }
     }
@@ -352,11 +372,16 @@ impl ArrayScanner {
         let element = std::mem::take(&mut self.element);
         self.elements += 1;
         self.expect_value = false;
+        self.complete = false;
         out.push_back(text_frame(element, "an event"));
     }
 
     fn end(&mut self, out: &mut VecDeque<Result<Frame, MsgError>>) {
         if self.opened && !self.closed && !self.failed {
+            // a complete last event is still an event (as in SSE and JSON Lines)
+            if self.complete {
+                self.emit(out);
+            }
             self.fail("the JSON array of events is not closed with `]`", out);
         }
     }

@@ -167,8 +167,13 @@ impl Session {
     /// complete. Returns how many events were applied.
     ///
     /// Errors: the first event refused (`invalid_json`, `invalid_event`, `invalid_stream`,
-    /// a reducer error, or in strict mode a [`Skip`] code), with its position and ids.
+    /// a reducer error, or in strict mode a [`Skip`] code), with its position and ids;
+    /// `invalid_stream` for bytes fed after [`Session::end`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
+        if self.framer.is_ended() && !chunk.is_empty() {
+            let error = MsgError::InvalidStream("the stream has ended; restart_stream() starts a new one".into());
+            return Err(self.error(Meta::default(), error));
+        }
         self.framer.feed(chunk);
         self.drain()
     }
@@ -227,7 +232,7 @@ impl Session {
         if let Some(name) = frame.sse_event {
             let message = format!("an SSE frame named {name:?} is not an AgentScope event");
             self.diagnose(&meta, Skip::NamedSseEvent, message, None, None);
-            self.last_event_id.clone_from(&meta.sse_id);
+            self.note_sse_id(&meta);
             return Ok(Outcome::Skipped(Skip::NamedSseEvent));
         }
         let decoded = match decode(&frame.data) {
@@ -282,7 +287,7 @@ impl Session {
                     return Err(self.error(meta, MsgError::Strict(Skip::UnknownEventType, message)));
                 }
                 self.diagnose(&meta, Skip::UnknownEventType, message, Some(tag), reply_id);
-                self.last_event_id.clone_from(&meta.sse_id);
+                self.note_sse_id(&meta);
                 Ok(Outcome::Skipped(Skip::UnknownEventType))
             }
         }
@@ -296,30 +301,36 @@ impl Session {
         {
             let message = format!("event {id} was already applied");
             self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
-            if meta.sse_id.is_some() {
-                self.last_event_id.clone_from(&meta.sse_id);
-            }
+            self.note_sse_id(&meta);
             return Ok(Outcome::Skipped(Skip::Duplicate));
         }
-        let outcome = self.route_to_reply(event, &meta)?;
+        let (outcome, changed) = self.route_to_reply(event, &meta)?;
         if self.options.dedup
             && let Some(id) = &meta.event_id
         {
             self.applied.insert(id.clone());
         }
-        if meta.sse_id.is_some() {
-            self.last_event_id.clone_from(&meta.sse_id);
-        }
-        if outcome.is_applied() {
+        self.note_sse_id(&meta);
+        if changed {
             self.revision += 1;
         }
         Ok(outcome)
     }
 
-    fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<Outcome, SessionError> {
+    /// Remembers the frame's SSE id (a frame without one keeps the previous id, as the
+    /// SSE standard's last event ID does).
+    fn note_sse_id(&mut self, meta: &Meta) {
+        if let Some(id) = &meta.sse_id {
+            self.last_event_id = Some(id.clone());
+        }
+    }
+
+    /// Routes an event to its reply; also tells whether a message changed (a continuation
+    /// `REPLY_START` is applied but changes no message).
+    fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<(Outcome, bool), SessionError> {
         let event_type = event.event_type().as_str();
         let Some(reply_id) = event.reply_id() else {
-            return Ok(Outcome::Skipped(Skip::IgnoredType)); // CUSTOM
+            return Ok((Outcome::Skipped(Skip::IgnoredType), false)); // CUSTOM
         };
         let strict = self.options.strict;
         let warn = |this: &mut Session, skip: Skip, message: String| -> Result<(), SessionError> {
@@ -336,7 +347,10 @@ impl Session {
         };
         if let AgentEvent::ReplyStart(start) = event {
             match self.by_reply.get(reply_id) {
-                Some(&i) => self.replies[i].ended = false, // a continuation
+                Some(&i) => {
+                    self.replies[i].ended = false; // a continuation
+                    return Ok((Outcome::Applied, false));
+                }
                 None => {
                     let options = MsgOptions {
                         id: Some(reply_id.to_owned()),
@@ -348,7 +362,7 @@ impl Session {
                     self.replies.push(Reply { msg, ended: false });
                 }
             }
-            return Ok(Outcome::Applied);
+            return Ok((Outcome::Applied, true));
         }
         let Some(&i) = self.by_reply.get(reply_id) else {
             warn(
@@ -356,7 +370,7 @@ impl Session {
                 Skip::UnknownReply,
                 format!("{event_type} for reply {reply_id}, which was never opened by a REPLY_START"),
             )?;
-            return Ok(Outcome::Skipped(Skip::UnknownReply));
+            return Ok((Outcome::Skipped(Skip::UnknownReply), false));
         };
         // warnings are checked before the event is applied (strict refuses it then) and
         // recorded only once it is applied (a rejected event leaves no trace but its error)
@@ -378,10 +392,12 @@ impl Session {
         if strict && let Some((skip, message)) = warnings.first() {
             return Err(self.error(clone_meta(meta), MsgError::Strict(*skip, message.clone())));
         }
+        let before = self.replies[i].msg.revision();
         let outcome = self.replies[i]
             .msg
             .append_event_with(event, self.options.tool_call_match)
             .map_err(|e| self.error(clone_meta(meta), e))?;
+        let changed = self.replies[i].msg.revision() != before;
         // a skipped event changed nothing, so refusing it now leaves the message as it was
         if let Outcome::Skipped(skip @ Skip::UnknownBlock) = outcome {
             warn(self, skip, skip_message(event_type, event))?;
@@ -392,7 +408,7 @@ impl Session {
         if matches!(event, AgentEvent::ReplyEnd(_)) {
             self.replies[i].ended = true;
         }
-        Ok(outcome)
+        Ok((outcome, changed))
     }
 
     fn diagnose(

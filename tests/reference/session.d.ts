@@ -78,8 +78,9 @@ export interface ReadOptions {
  * inside another call; a snapshot costs what changed since the previous one.
  *
  * Memory: the session lives in wasm memory until `free()` (or `using`), or until it is
- * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but
- * `getSnapshot` (the last snapshot) and `subscribe` (a no-op).
+ * garbage-collected. After `free()` every method throws `MsgError` (`freed`) but the
+ * snapshot readers (`getSnapshot`, `messages`, `get`: the last snapshot) and `subscribe`
+ * (a no-op), so that a UI may render once more.
  */
 export declare class Session {
     #private;
@@ -96,7 +97,8 @@ export declare class Session {
      * anywhere; applies every event it completes and returns how many were applied.
      * Throws the first refused event's `MsgError` (with `index`, `eventId`, `sseId`); the
      * events after it in the chunk stay queued and are applied by the next `feed` (an empty
-     * chunk will do) or `end`.
+     * chunk will do) or `end`. Bytes after `end()` are an `invalid_stream` error (see
+     * `restartStream`).
      */
     feed(chunk: Uint8Array | ArrayBuffer | string): number;
     /**
@@ -186,8 +188,9 @@ export declare function pendingActions(source: SessionSnapshot | readonly MsgJSO
  * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
  * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
  * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
- * without its value reads as `null`; text that cannot be read gives `null`; it never
- * throws (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its backslash).
+ * without its value reads as `null`; text that cannot be read gives `null`; no text
+ * makes it throw (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its
+ * backslash); an argument that is neither a block nor a string is `invalid_argument`.
  * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
  * once per block object (snapshots make a new object only when the block changed);
  * frozen.

