@@ -280,7 +280,9 @@ pub enum PermissionBehavior {
 pub struct PermissionRule {
     /// The tool the rule applies to.
     pub tool_name: String,
-    /// The rule's pattern, or null.
+    /// The rule's pattern, or null. Required, though it may be null, as in the reference
+    /// (with `deserialize_with`, serde no longer reads an absent `Option` as `None`).
+    #[serde(deserialize_with = "Option::deserialize")]
     pub rule_content: Option<String>,
     /// What the rule does.
     pub behavior: PermissionBehavior,
@@ -506,4 +508,32 @@ impl<'de> Deserialize<'de> for TextOrBlocks {
             ))
         })
     }
+}
+
+/// Blocks written on their own (nested in an event, outside a message's `content`) with
+/// their `type` tag first, as the reference writes every block: each is written as the
+/// [`ContentBlock`] it would be (a copy, so that no second serialiser is compiled in).
+pub(crate) struct TaggedList<'a, T>(pub &'a Vec<T>);
+
+impl<T: Clone + Into<ContentBlock>> Serialize for TaggedList<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|block| block.clone().into()))
+    }
+}
+
+impl From<ToolCallBlock> for ContentBlock {
+    fn from(block: ToolCallBlock) -> ContentBlock {
+        ContentBlock::ToolCall(block)
+    }
+}
+
+impl From<ToolResultBlock> for ContentBlock {
+    fn from(block: ToolResultBlock) -> ContentBlock {
+        ContentBlock::ToolResult(block)
+    }
+}
+
+/// `serialize_with` for a tool call nested in an event.
+pub(crate) fn tagged_tool_call<S: serde::Serializer>(block: &ToolCallBlock, serializer: S) -> Result<S::Ok, S::Error> {
+    ContentBlock::ToolCall(block.clone()).serialize(serializer)
 }

@@ -37,6 +37,7 @@ pub struct ConfirmResult {
     /// Whether the call may run.
     pub confirmed: bool,
     /// The tool call answered (only its `id` is used by the reducer).
+    #[serde(serialize_with = "crate::block::tagged_tool_call")]
     pub tool_call: ToolCallBlock,
     /// Rules the user chose to remember, or null.
     #[serde(default)]
@@ -62,11 +63,22 @@ macro_rules! take {
     };
 }
 
+/// A field's wire form: as is, or (`=> "tool_call"`) a list of blocks each tagged with its
+/// `type`, as the reference writes blocks nested in events.
+macro_rules! wire {
+    ($value:expr) => {
+        $value
+    };
+    ($value:expr, $tag:literal) => {
+        crate::block::TaggedList(&$value)
+    };
+}
+
 macro_rules! events {
     ($(
         $(#[$doc:meta])*
         $variant:ident($name:ident) = $tag:literal {
-            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty ),* $(,)?
+            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty $(=> $tagged:literal)? ),* $(,)?
         }
     )*) => {
         $(
@@ -111,7 +123,7 @@ macro_rules! events {
                     s.serialize_field("created_at", &self.created_at)?;
                     s.serialize_field("metadata", &self.metadata)?;
                     s.serialize_field("type", $tag)?;
-                    $( s.serialize_field(stringify!($field), &self.$field)?; )*
+                    $( s.serialize_field(stringify!($field), &wire!(self.$field $(, $tagged)?))?; )*
                     s.end()
                 }
             }
@@ -403,14 +415,14 @@ events! {
         /// The reply.
         reply_id: String,
         /// The calls (matched by id; their `suggested_rules` are copied).
-        tool_calls: Vec<ToolCallBlock>,
+        tool_calls: Vec<ToolCallBlock> => "tool_call",
     }
     /// `REQUIRE_EXTERNAL_EXECUTION`: these calls are to be run by the client.
     RequireExternalExecution(RequireExternalExecutionEvent) = "REQUIRE_EXTERNAL_EXECUTION" {
         /// The reply.
         reply_id: String,
         /// The calls (matched by id).
-        tool_calls: Vec<ToolCallBlock>,
+        tool_calls: Vec<ToolCallBlock> => "tool_call",
     }
     /// `USER_CONFIRM_RESULT`: the user's answers.
     UserConfirmResult(UserConfirmResultEvent) = "USER_CONFIRM_RESULT" {
@@ -429,7 +441,7 @@ events! {
         /// The reply.
         reply_id: String,
         /// The results, appended unless a result with the same id exists.
-        execution_results: Vec<ToolResultBlock>,
+        execution_results: Vec<ToolResultBlock> => "tool_result",
     }
     /// `CUSTOM`: an application event; it has no `reply_id` and never changes a message.
     Custom(CustomEvent) = "CUSTOM" {
@@ -441,79 +453,105 @@ events! {
     }
 }
 
-/// Every key any event may have, each kept as raw JSON text (`null` counts as absent).
-/// One pass over the event's text fills it; each event type then converts only its own
-/// fields, so a key an event does not declare never makes it invalid (as in pydantic).
-#[derive(Deserialize, Default)]
-#[serde(default)]
+/// Every key any event may have, each kept as raw JSON text. One pass over the event's
+/// text fills it; each event type then converts only its own fields, so a key an event
+/// does not declare never makes it invalid (as in pydantic). A key given twice keeps its
+/// last value, as Python's `json.loads` (and `JSON.parse`) do.
+#[derive(Default)]
 struct RawEvent<'a> {
-    #[serde(rename = "type", borrow)]
     event_type: Option<Cow<'a, str>>,
-    #[serde(borrow)]
     id: Option<&'a RawValue>,
-    #[serde(borrow)]
     created_at: Option<&'a RawValue>,
-    #[serde(borrow)]
     metadata: Option<&'a RawValue>,
-    #[serde(borrow)]
     session_id: Option<&'a RawValue>,
-    #[serde(borrow)]
     reply_id: Option<&'a RawValue>,
-    #[serde(borrow)]
     name: Option<&'a RawValue>,
-    #[serde(borrow)]
     role: Option<&'a RawValue>,
-    #[serde(borrow)]
     finished_reason: Option<&'a RawValue>,
-    #[serde(borrow)]
     error: Option<&'a RawValue>,
-    #[serde(borrow)]
     model_name: Option<&'a RawValue>,
-    #[serde(borrow)]
     input_tokens: Option<&'a RawValue>,
-    #[serde(borrow)]
     output_tokens: Option<&'a RawValue>,
-    #[serde(borrow)]
     cache_input_tokens: Option<&'a RawValue>,
-    #[serde(borrow)]
     cache_creation_input_tokens: Option<&'a RawValue>,
-    #[serde(borrow)]
     block_id: Option<&'a RawValue>,
-    #[serde(borrow)]
     delta: Option<&'a RawValue>,
-    #[serde(borrow)]
     text: Option<&'a RawValue>,
-    #[serde(borrow)]
     media_type: Option<&'a RawValue>,
-    #[serde(borrow)]
     data: Option<&'a RawValue>,
-    #[serde(borrow)]
     url: Option<&'a RawValue>,
-    #[serde(borrow)]
     source: Option<&'a RawValue>,
-    #[serde(borrow)]
     hint: Option<&'a RawValue>,
-    #[serde(borrow)]
     tool_call_id: Option<&'a RawValue>,
-    #[serde(borrow)]
     tool_call_name: Option<&'a RawValue>,
-    #[serde(borrow)]
     state: Option<&'a RawValue>,
-    #[serde(borrow)]
     tool_calls: Option<&'a RawValue>,
-    #[serde(borrow)]
     confirm_results: Option<&'a RawValue>,
-    #[serde(borrow)]
     execution_results: Option<&'a RawValue>,
-    #[serde(borrow)]
     value: Option<&'a RawValue>,
 }
 
-/// Converts one raw field; `Ok(None)` when it is absent or `null`. Kept out of line:
-/// one copy per field type instead of one per field.
+impl<'de> Deserialize<'de> for RawEvent<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = RawEvent<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<RawEvent<'de>, M::Error> {
+                let mut raw = RawEvent::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "type" => raw.event_type = Some(map.next_value()?),
+                        "id" => raw.id = Some(map.next_value()?),
+                        "created_at" => raw.created_at = Some(map.next_value()?),
+                        "metadata" => raw.metadata = Some(map.next_value()?),
+                        "session_id" => raw.session_id = Some(map.next_value()?),
+                        "reply_id" => raw.reply_id = Some(map.next_value()?),
+                        "name" => raw.name = Some(map.next_value()?),
+                        "role" => raw.role = Some(map.next_value()?),
+                        "finished_reason" => raw.finished_reason = Some(map.next_value()?),
+                        "error" => raw.error = Some(map.next_value()?),
+                        "model_name" => raw.model_name = Some(map.next_value()?),
+                        "input_tokens" => raw.input_tokens = Some(map.next_value()?),
+                        "output_tokens" => raw.output_tokens = Some(map.next_value()?),
+                        "cache_input_tokens" => raw.cache_input_tokens = Some(map.next_value()?),
+                        "cache_creation_input_tokens" => raw.cache_creation_input_tokens = Some(map.next_value()?),
+                        "block_id" => raw.block_id = Some(map.next_value()?),
+                        "delta" => raw.delta = Some(map.next_value()?),
+                        "text" => raw.text = Some(map.next_value()?),
+                        "media_type" => raw.media_type = Some(map.next_value()?),
+                        "data" => raw.data = Some(map.next_value()?),
+                        "url" => raw.url = Some(map.next_value()?),
+                        "source" => raw.source = Some(map.next_value()?),
+                        "hint" => raw.hint = Some(map.next_value()?),
+                        "tool_call_id" => raw.tool_call_id = Some(map.next_value()?),
+                        "tool_call_name" => raw.tool_call_name = Some(map.next_value()?),
+                        "state" => raw.state = Some(map.next_value()?),
+                        "tool_calls" => raw.tool_calls = Some(map.next_value()?),
+                        "confirm_results" => raw.confirm_results = Some(map.next_value()?),
+                        "execution_results" => raw.execution_results = Some(map.next_value()?),
+                        "value" => raw.value = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(raw)
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
+/// Converts one raw field; `Ok(None)` when it is absent. `null` is a value like any
+/// other: `None` for an optional field, an error for any other (the reference never reads
+/// `null` as "use the default"). Kept out of line: one copy per field type instead of one
+/// per field.
 #[inline(never)]
 fn field<'a, T: Deserialize<'a>>(tag: &str, raw: Option<&'a RawValue>, name: &str) -> Result<Option<T>, MsgError> {
-    match raw.filter(|r| r.get() != "null") {
+    match raw {
         None => Ok(None),
         Some(raw) => serde_json::from_str(raw.get())
             .map(Some)
@@ -562,7 +600,7 @@ impl AgentEvent {
 
     /// Compact wire JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::wire::to_string(self)
     }
 
     /// The `reply_id`, or `None` for `CUSTOM`.
@@ -636,10 +674,64 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
             reply_id: text(raw.reply_id),
         });
     };
-    let had_id = raw.id.is_some_and(|r| r.get() != "null");
+    let had_id = raw.id.is_some();
+    check_nested_tags(tag, &raw)?;
     let event = AgentEvent::from_raw(event_type, raw)?;
     check_one_source(&event)?;
     Ok(Decoded::Event { event, had_id })
+}
+
+/// The `type` key of a nested block (absent: `None`; `null` is `Some(Value::Null)`).
+#[derive(Deserialize)]
+struct NestedTag {
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    tag: Option<Value>,
+}
+
+/// A field that is present, whatever its value (`null` included).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+/// A `ConfirmResult`'s nested tool call.
+#[derive(Deserialize)]
+struct NestedConfirm {
+    #[serde(default)]
+    tool_call: Option<NestedTag>,
+}
+
+/// Blocks nested in events (`tool_calls`, `execution_results`, `confirm_results[].tool_call`)
+/// may leave out their `type`, but when it is given it must be the block's own literal:
+/// the reference rejects `"type": "text"` or `null` on a tool call there.
+fn check_nested_tags(event_tag: &str, raw: &RawEvent<'_>) -> Result<(), MsgError> {
+    let check = |tag: Option<Value>, want: &str, at: &str| match tag {
+        Some(t) if t != want => Err(MsgError::InvalidEvent(format!(
+            "{event_tag}: field `{at}`: `type` should be '{want}', got {t}"
+        ))),
+        _ => Ok(()),
+    };
+    // shapes that are not lists of objects are reported by the field conversion itself
+    fn list(raw: Option<&RawValue>) -> Vec<NestedTag> {
+        raw.and_then(|r| serde_json::from_str(r.get()).ok()).unwrap_or_default()
+    }
+    for item in list(raw.tool_calls) {
+        check(item.tag, "tool_call", "tool_calls")?;
+    }
+    for item in list(raw.execution_results) {
+        check(item.tag, "tool_result", "execution_results")?;
+    }
+    let confirms: Vec<NestedConfirm> = raw
+        .confirm_results
+        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .unwrap_or_default();
+    for item in confirms {
+        check(
+            item.tool_call.and_then(|c| c.tag),
+            "tool_call",
+            "confirm_results.tool_call",
+        )?;
+    }
+    Ok(())
 }
 
 /// `DATA_BLOCK_DELTA` / `TOOL_RESULT_DATA_DELTA`: exactly one of `data` and `url`.

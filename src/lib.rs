@@ -44,6 +44,7 @@ pub mod snapshot;
 mod source;
 #[cfg(feature = "wasm")]
 mod wasm;
+pub mod wire;
 
 pub use block::{
     BlockKind, ContentBlock, DataBlock, HintBlock, PermissionBehavior, PermissionRule, TextBlock, TextOrBlocks,

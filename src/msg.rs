@@ -410,13 +410,14 @@ impl Msg {
     /// Errors: `invalid_json` (not JSON), `invalid_msg`, `invalid_role`,
     /// `invalid_content`, `invalid_url`, `role_violation`.
     pub fn from_json(json: &str) -> Result<Msg, MsgError> {
-        let wire: MsgWire = serde_json::from_str(json).map_err(|e| {
+        let raw: MsgWire = serde_json::from_str(json).map_err(|e| {
             if e.is_syntax() || e.is_eof() {
                 MsgError::InvalidJson(e.to_string())
             } else {
                 MsgError::InvalidMsg(e.to_string())
             }
         })?;
+        let wire = raw.fields()?;
         let role = match wire.role.map(|r| serde_json::from_str::<String>(r.get())) {
             Some(Ok(s)) => Role::parse(&s).ok_or(MsgError::InvalidRole)?,
             Some(Err(_)) => return Err(MsgError::InvalidRole),
@@ -453,8 +454,7 @@ impl Msg {
 
     /// Compact wire JSON (`model_dump_json`).
     pub fn to_json(&self) -> String {
-        // serialising these types cannot fail: every map key is a string
-        serde_json::to_string(self).unwrap_or_default()
+        crate::wire::to_string(self)
     }
 
     /// Wire JSON as a value (`model_dump(mode="json")`).
@@ -623,29 +623,100 @@ fn parse_block(i: usize, json: &str) -> Result<ContentBlock, MsgError> {
     })
 }
 
-/// A message's wire JSON: `content` and `role` kept raw to be checked first.
-#[derive(Deserialize)]
+/// A message's wire JSON, each key kept raw (a key given twice keeps its last value, as
+/// Python's `json.loads` does); [`MsgWire::fields`] converts them.
+#[derive(Default)]
 struct MsgWire<'a> {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default, borrow)]
+    name: Option<&'a RawValue>,
     content: Option<&'a RawValue>,
-    #[serde(default, borrow)]
     role: Option<&'a RawValue>,
-    #[serde(default)]
+    id: Option<&'a RawValue>,
+    metadata: Option<&'a RawValue>,
+    created_at: Option<&'a RawValue>,
+    usage: Option<&'a RawValue>,
+    finished_at: Option<&'a RawValue>,
+    finished_reason: Option<&'a RawValue>,
+    structured_output: Option<&'a RawValue>,
+    error: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for MsgWire<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = MsgWire<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<MsgWire<'de>, M::Error> {
+                let mut w = MsgWire::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    let slot = match key.as_ref() {
+                        "name" => &mut w.name,
+                        "content" => &mut w.content,
+                        "role" => &mut w.role,
+                        "id" => &mut w.id,
+                        "metadata" => &mut w.metadata,
+                        "created_at" => &mut w.created_at,
+                        "usage" => &mut w.usage,
+                        "finished_at" => &mut w.finished_at,
+                        "finished_reason" => &mut w.finished_reason,
+                        "structured_output" => &mut w.structured_output,
+                        "error" => &mut w.error,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    *slot = Some(map.next_value()?);
+                }
+                Ok(w)
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
+/// The converted fields of [`MsgWire`] (`content` and `role` stay raw, checked first).
+struct MsgFields<'a> {
+    name: Option<String>,
+    content: Option<&'a RawValue>,
+    role: Option<&'a RawValue>,
     id: Option<String>,
-    #[serde(default)]
     metadata: Map<String, Value>,
-    #[serde(default)]
     created_at: Option<String>,
-    #[serde(default)]
     usage: Option<Usage>,
-    #[serde(default)]
     finished_at: Option<String>,
-    #[serde(default)]
     finished_reason: Option<ReplyFinishedReason>,
-    #[serde(default)]
     structured_output: Option<Map<String, Value>>,
-    #[serde(default)]
     error: Option<ErrorInfo>,
+}
+
+/// One field of a message: `None` when absent; `null` is a value (an error unless the
+/// field is optional).
+fn msg_field<'a, T: Deserialize<'a>>(raw: Option<&'a RawValue>, name: &str) -> Result<Option<T>, MsgError> {
+    raw.map(|r| {
+        serde_json::from_str(r.get()).map_err(|e| MsgError::InvalidMsg(format!("{name}: {}", without_position(&e))))
+    })
+    .transpose()
+}
+
+impl<'a> MsgWire<'a> {
+    fn fields(self) -> Result<MsgFields<'a>, MsgError> {
+        Ok(MsgFields {
+            name: msg_field(self.name, "name")?,
+            content: self.content,
+            role: self.role,
+            id: msg_field(self.id, "id")?,
+            metadata: msg_field(self.metadata, "metadata")?.unwrap_or_default(),
+            created_at: msg_field(self.created_at, "created_at")?,
+            usage: msg_field::<Option<Usage>>(self.usage, "usage")?.flatten(),
+            finished_at: msg_field::<Option<String>>(self.finished_at, "finished_at")?.flatten(),
+            finished_reason: msg_field::<Option<ReplyFinishedReason>>(self.finished_reason, "finished_reason")?
+                .flatten(),
+            structured_output: msg_field::<Option<Map<String, Value>>>(self.structured_output, "structured_output")?
+                .flatten(),
+            error: msg_field::<Option<ErrorInfo>>(self.error, "error")?.flatten(),
+        })
+    }
 }

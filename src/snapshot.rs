@@ -48,7 +48,7 @@ pub fn header_json(m: &Msg) -> String {
         structured_output: &m.structured_output,
         error: &m.error,
     };
-    serde_json::to_string(&header).unwrap_or_default()
+    crate::wire::to_string(&header)
 }
 
 /// Where the streamed string of a block is, and its length (bytes) at the last read.
@@ -135,7 +135,7 @@ impl SnapshotReader {
                     out.push('[');
                     out.push_str(&i.to_string());
                     out.push(',');
-                    out.push_str(&serde_json::to_string(block).unwrap_or_default());
+                    out.push_str(&crate::wire::to_string(block));
                     out.push(']');
                 }
             }

@@ -159,12 +159,11 @@ fn replay(args: ReplayArgs) -> Result<String, String> {
         return Err(format!("error[{}]: {}", MsgError::NoReply.code(), MsgError::NoReply));
     }
     let messages = session.into_messages();
-    let out = if args.all {
-        serde_json::to_string(&messages)
+    Ok(if args.all {
+        agentscope_message::wire::to_string(&messages)
     } else {
-        serde_json::to_string(&messages[0])
-    };
-    out.map_err(|e| format!("error[io]: {e}"))
+        agentscope_message::wire::to_string(&messages[0])
+    })
 }
 
 fn main() -> ExitCode {

@@ -512,7 +512,7 @@ impl Session {
             events: self.events,
             last_event_id: self.last_event_id.as_deref(),
         };
-        serde_json::to_string(&checkpoint).unwrap_or_default()
+        crate::wire::to_string(&checkpoint)
     }
 
     /// A session from [`Session::checkpoint`] text, with the options it was taken with.

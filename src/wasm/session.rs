@@ -93,7 +93,7 @@ impl SessionHandle {
     #[wasm_bindgen(js_name = diagnosticsJSON)]
     pub fn diagnostics_json(&self, from: usize) -> String {
         let all = self.session.diagnostics();
-        serde_json::to_string(all.get(from..).unwrap_or_default()).unwrap_or_default()
+        crate::wire::to_string(all.get(from..).unwrap_or_default())
     }
 
     /// Number of diagnostics held.
