@@ -453,95 +453,41 @@ events! {
     }
 }
 
-/// Every key any event may have, each kept as raw JSON text. One pass over the event's
-/// text fills it; each event type then converts only its own fields, so a key an event
-/// does not declare never makes it invalid (as in pydantic). A key given twice keeps its
-/// last value, as Python's `json.loads` (and `JSON.parse`) do.
-#[derive(Default)]
-struct RawEvent<'a> {
-    event_type: Option<Cow<'a, str>>,
-    id: Option<&'a RawValue>,
-    created_at: Option<&'a RawValue>,
-    metadata: Option<&'a RawValue>,
-    session_id: Option<&'a RawValue>,
-    reply_id: Option<&'a RawValue>,
-    name: Option<&'a RawValue>,
-    role: Option<&'a RawValue>,
-    finished_reason: Option<&'a RawValue>,
-    error: Option<&'a RawValue>,
-    model_name: Option<&'a RawValue>,
-    input_tokens: Option<&'a RawValue>,
-    output_tokens: Option<&'a RawValue>,
-    cache_input_tokens: Option<&'a RawValue>,
-    cache_creation_input_tokens: Option<&'a RawValue>,
-    block_id: Option<&'a RawValue>,
-    delta: Option<&'a RawValue>,
-    text: Option<&'a RawValue>,
-    media_type: Option<&'a RawValue>,
-    data: Option<&'a RawValue>,
-    url: Option<&'a RawValue>,
-    source: Option<&'a RawValue>,
-    hint: Option<&'a RawValue>,
-    tool_call_id: Option<&'a RawValue>,
-    tool_call_name: Option<&'a RawValue>,
-    state: Option<&'a RawValue>,
-    tool_calls: Option<&'a RawValue>,
-    confirm_results: Option<&'a RawValue>,
-    execution_results: Option<&'a RawValue>,
-    value: Option<&'a RawValue>,
-}
-
-impl<'de> Deserialize<'de> for RawEvent<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = RawEvent<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<RawEvent<'de>, M::Error> {
-                let mut raw = RawEvent::default();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "type" => raw.event_type = Some(map.next_value()?),
-                        "id" => raw.id = Some(map.next_value()?),
-                        "created_at" => raw.created_at = Some(map.next_value()?),
-                        "metadata" => raw.metadata = Some(map.next_value()?),
-                        "session_id" => raw.session_id = Some(map.next_value()?),
-                        "reply_id" => raw.reply_id = Some(map.next_value()?),
-                        "name" => raw.name = Some(map.next_value()?),
-                        "role" => raw.role = Some(map.next_value()?),
-                        "finished_reason" => raw.finished_reason = Some(map.next_value()?),
-                        "error" => raw.error = Some(map.next_value()?),
-                        "model_name" => raw.model_name = Some(map.next_value()?),
-                        "input_tokens" => raw.input_tokens = Some(map.next_value()?),
-                        "output_tokens" => raw.output_tokens = Some(map.next_value()?),
-                        "cache_input_tokens" => raw.cache_input_tokens = Some(map.next_value()?),
-                        "cache_creation_input_tokens" => raw.cache_creation_input_tokens = Some(map.next_value()?),
-                        "block_id" => raw.block_id = Some(map.next_value()?),
-                        "delta" => raw.delta = Some(map.next_value()?),
-                        "text" => raw.text = Some(map.next_value()?),
-                        "media_type" => raw.media_type = Some(map.next_value()?),
-                        "data" => raw.data = Some(map.next_value()?),
-                        "url" => raw.url = Some(map.next_value()?),
-                        "source" => raw.source = Some(map.next_value()?),
-                        "hint" => raw.hint = Some(map.next_value()?),
-                        "tool_call_id" => raw.tool_call_id = Some(map.next_value()?),
-                        "tool_call_name" => raw.tool_call_name = Some(map.next_value()?),
-                        "state" => raw.state = Some(map.next_value()?),
-                        "tool_calls" => raw.tool_calls = Some(map.next_value()?),
-                        "confirm_results" => raw.confirm_results = Some(map.next_value()?),
-                        "execution_results" => raw.execution_results = Some(map.next_value()?),
-                        "value" => raw.value = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(raw)
-            }
-        }
-        deserializer.deserialize_map(Keys)
+crate::raw::raw_object! {
+    /// Every key any event may have, each kept as raw JSON text. One pass over the event's
+    /// text fills it; each event type then converts only its own fields, so a key an event
+    /// does not declare never makes it invalid (as in pydantic).
+    RawEvent {
+        "type" => event_type,
+        "id" => id,
+        "created_at" => created_at,
+        "metadata" => metadata,
+        "session_id" => session_id,
+        "reply_id" => reply_id,
+        "name" => name,
+        "role" => role,
+        "finished_reason" => finished_reason,
+        "error" => error,
+        "model_name" => model_name,
+        "input_tokens" => input_tokens,
+        "output_tokens" => output_tokens,
+        "cache_input_tokens" => cache_input_tokens,
+        "cache_creation_input_tokens" => cache_creation_input_tokens,
+        "block_id" => block_id,
+        "delta" => delta,
+        "text" => text,
+        "media_type" => media_type,
+        "data" => data,
+        "url" => url,
+        "source" => source,
+        "hint" => hint,
+        "tool_call_id" => tool_call_id,
+        "tool_call_name" => tool_call_name,
+        "state" => state,
+        "tool_calls" => tool_calls,
+        "confirm_results" => confirm_results,
+        "execution_results" => execution_results,
+        "value" => value,
     }
 }
 
@@ -664,8 +610,13 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
     })?;
     let tag = raw
         .event_type
-        .as_deref()
-        .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))?;
+        .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))
+        .and_then(|t| {
+            serde_json::from_str::<Cow<'_, str>>(t.get()).map_err(|e| {
+                MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
+            })
+        })?;
+    let tag = tag.as_ref();
     let Some(event_type) = EventType::parse(tag) else {
         let text = |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok());
         return Ok(Decoded::UnknownType {

@@ -38,6 +38,7 @@ mod event;
 pub mod factory;
 mod msg;
 mod outcome;
+mod raw;
 mod reduce;
 pub mod session;
 pub mod snapshot;

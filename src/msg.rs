@@ -623,57 +623,20 @@ fn parse_block(i: usize, json: &str) -> Result<ContentBlock, MsgError> {
     })
 }
 
-/// A message's wire JSON, each key kept raw (a key given twice keeps its last value, as
-/// Python's `json.loads` does); [`MsgWire::fields`] converts them.
-#[derive(Default)]
-struct MsgWire<'a> {
-    name: Option<&'a RawValue>,
-    content: Option<&'a RawValue>,
-    role: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    metadata: Option<&'a RawValue>,
-    created_at: Option<&'a RawValue>,
-    usage: Option<&'a RawValue>,
-    finished_at: Option<&'a RawValue>,
-    finished_reason: Option<&'a RawValue>,
-    structured_output: Option<&'a RawValue>,
-    error: Option<&'a RawValue>,
-}
-
-impl<'de> Deserialize<'de> for MsgWire<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = MsgWire<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<MsgWire<'de>, M::Error> {
-                let mut w = MsgWire::default();
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    let slot = match key.as_ref() {
-                        "name" => &mut w.name,
-                        "content" => &mut w.content,
-                        "role" => &mut w.role,
-                        "id" => &mut w.id,
-                        "metadata" => &mut w.metadata,
-                        "created_at" => &mut w.created_at,
-                        "usage" => &mut w.usage,
-                        "finished_at" => &mut w.finished_at,
-                        "finished_reason" => &mut w.finished_reason,
-                        "structured_output" => &mut w.structured_output,
-                        "error" => &mut w.error,
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    *slot = Some(map.next_value()?);
-                }
-                Ok(w)
-            }
-        }
-        deserializer.deserialize_map(Keys)
+crate::raw::raw_object! {
+    /// A message's wire JSON, each key kept raw; [`MsgWire::fields`] converts them.
+    MsgWire {
+        "name" => name,
+        "content" => content,
+        "role" => role,
+        "id" => id,
+        "metadata" => metadata,
+        "created_at" => created_at,
+        "usage" => usage,
+        "finished_at" => finished_at,
+        "finished_reason" => finished_reason,
+        "structured_output" => structured_output,
+        "error" => error,
     }
 }
 
