@@ -122,7 +122,7 @@ pub struct ThinkingBlock {
     #[serde(default)]
     pub finished_at: Option<String>,
     /// Extra keys, in input order.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "crate::wire::py_map")]
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub extra: Map<String, Value>,
     #[serde(skip)]
@@ -349,7 +349,7 @@ pub struct ToolResultBlock {
     #[serde(default)]
     pub state: ToolResultState,
     /// Free-form metadata (key order kept).
-    #[serde(default)]
+    #[serde(default, serialize_with = "crate::wire::py_map")]
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub metadata: Map<String, Value>,
     /// When the block was created.

@@ -63,13 +63,17 @@ macro_rules! take {
     };
 }
 
-/// A field's wire form: as is, or (`=> "tool_call"`) a list of blocks each tagged with its
-/// `type`, as the reference writes blocks nested in events.
+/// A field's wire form: as is; (`=> values`) a free-form object with Python's float
+/// notation; or (`=> tagged`) a list of blocks each tagged with its `type`, as the
+/// reference writes blocks nested in events.
 macro_rules! wire {
     ($value:expr) => {
         $value
     };
-    ($value:expr, $tag:literal) => {
+    ($value:expr, values) => {
+        crate::wire::PyMap(&$value)
+    };
+    ($value:expr, tagged) => {
         crate::block::TaggedList(&$value)
     };
 }
@@ -78,7 +82,7 @@ macro_rules! events {
     ($(
         $(#[$doc:meta])*
         $variant:ident($name:ident) = $tag:literal {
-            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty $(=> $tagged:literal)? ),* $(,)?
+            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty $(=> $how:ident)? ),* $(,)?
         }
     )*) => {
         $(
@@ -121,9 +125,9 @@ macro_rules! events {
                     let mut s = serializer.serialize_struct($tag, 4 + count!($($field)*))?;
                     s.serialize_field("id", &self.id)?;
                     s.serialize_field("created_at", &self.created_at)?;
-                    s.serialize_field("metadata", &self.metadata)?;
+                    s.serialize_field("metadata", &crate::wire::PyMap(&self.metadata))?;
                     s.serialize_field("type", $tag)?;
-                    $( s.serialize_field(stringify!($field), &wire!(self.$field $(, $tagged)?))?; )*
+                    $( s.serialize_field(stringify!($field), &wire!(self.$field $(, $how)?))?; )*
                     s.end()
                 }
             }
@@ -415,14 +419,14 @@ events! {
         /// The reply.
         reply_id: String,
         /// The calls (matched by id; their `suggested_rules` are copied).
-        tool_calls: Vec<ToolCallBlock> => "tool_call",
+        tool_calls: Vec<ToolCallBlock> => tagged,
     }
     /// `REQUIRE_EXTERNAL_EXECUTION`: these calls are to be run by the client.
     RequireExternalExecution(RequireExternalExecutionEvent) = "REQUIRE_EXTERNAL_EXECUTION" {
         /// The reply.
         reply_id: String,
         /// The calls (matched by id).
-        tool_calls: Vec<ToolCallBlock> => "tool_call",
+        tool_calls: Vec<ToolCallBlock> => tagged,
     }
     /// `USER_CONFIRM_RESULT`: the user's answers.
     UserConfirmResult(UserConfirmResultEvent) = "USER_CONFIRM_RESULT" {
@@ -441,7 +445,7 @@ events! {
         /// The reply.
         reply_id: String,
         /// The results, appended unless a result with the same id exists.
-        execution_results: Vec<ToolResultBlock> => "tool_result",
+        execution_results: Vec<ToolResultBlock> => tagged,
     }
     /// `CUSTOM`: an application event; it has no `reply_id` and never changes a message.
     Custom(CustomEvent) = "CUSTOM" {
@@ -449,7 +453,7 @@ events! {
         name: String,
         /// Free-form payload.
         #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
-        [Default::default()] value: Map<String, Value>,
+        [Default::default()] value: Map<String, Value> => values,
     }
 }
 

@@ -124,6 +124,7 @@ pub struct Msg {
     pub id: String,
     /// Free-form metadata (key order kept).
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
+    #[serde(serialize_with = "crate::wire::py_map")]
     pub metadata: Map<String, Value>,
     /// Creation time.
     pub created_at: String,
@@ -135,6 +136,7 @@ pub struct Msg {
     pub finished_reason: Option<ReplyFinishedReason>,
     /// Structured output of the reply, or null.
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown> | null"))]
+    #[serde(serialize_with = "crate::wire::py_opt_map")]
     pub structured_output: Option<Map<String, Value>>,
     /// The error the reply ended with, or null.
     pub error: Option<ErrorInfo>,

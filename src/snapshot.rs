@@ -24,11 +24,13 @@ struct Header<'a> {
     content: (),
     role: Role,
     id: &'a str,
+    #[serde(serialize_with = "crate::wire::py_map")]
     metadata: &'a Map<String, Value>,
     created_at: &'a str,
     usage: &'a Option<Usage>,
     finished_at: &'a Option<String>,
     finished_reason: &'a Option<ReplyFinishedReason>,
+    #[serde(serialize_with = "crate::wire::py_opt_map")]
     structured_output: &'a Option<Map<String, Value>>,
     error: &'a Option<ErrorInfo>,
 }

@@ -1,43 +1,24 @@
 //! Writing wire JSON: compact, keys in order ([`to_string`], the one place the crate
 //! writes JSON text).
 //!
-//! [`PythonFloats`] writes floats like Python's `repr` (what `json.dumps` of
-//! `model_dump(mode="json")` writes in every SSE frame): the shortest digits that read
-//! back as the same double, in fixed notation for 1e-4 ≤ |x| < 1e16 with at least one
-//! digit after the point (`100000.0`, `0.0001`), otherwise in exponent notation with a
-//! signed exponent of at least two digits (`1e+16`, `1.5e-07`, `5e-324`). It is not used
-//! by [`to_string`] yet: a second serde_json formatter adds 12.5 KB gzip to the `.wasm`,
-//! past its budget (issue 8 continues; see the README).
-
-use std::io;
+//! Floats are written like Python's `repr` ([`python_repr`]: what `json.dumps` of
+//! `model_dump(mode="json")` writes in every SSE frame of the reference): the shortest
+//! digits that read back as the same double, in fixed notation for 1e-4 ≤ |x| < 1e16
+//! with at least one digit after the point (`100000.0`, `0.0001`), otherwise in exponent
+//! notation with a signed exponent of at least two digits (`1e+16`, `1.5e-07`, `5e-324`).
+//! Floats only occur in free-form values (metadata, structured output, `CUSTOM` values,
+//! tool-result metadata, thinking extras), which are written through `PyValue`: each
+//! float as raw JSON text in that notation. (A second serde_json formatter would do it
+//! everywhere but adds 12.5 KB gzip to the `.wasm`.)
 
 use serde::Serialize;
-use serde_json::ser::Formatter;
-
-/// serde_json's compact formatter, with Python's float notation.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PythonFloats;
-
-impl Formatter for PythonFloats {
-    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        writer.write_all(python_repr(value).as_bytes())
-    }
-
-    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        self.write_f64(writer, f64::from(value))
-    }
-}
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 /// Compact wire JSON of `value` (see the module docs). Serialising the crate's types
 /// cannot fail (every map key is a string); a failing custom `Serialize` gives `""`.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut out = Vec::with_capacity(128);
-    let mut serializer = serde_json::Serializer::new(&mut out);
-    if value.serialize(&mut serializer).is_err() {
-        return String::new();
-    }
-    // serde_json writes valid UTF-8
-    String::from_utf8(out).unwrap_or_default()
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// Python's `repr(float)` of a finite double (`null` for NaN and the infinities).
@@ -84,6 +65,49 @@ pub fn python_repr(value: f64) -> String {
     let e = point - 1;
     let esign = if e < 0 { '-' } else { '+' };
     format!("{sign}{mantissa}e{esign}{:02}", e.abs())
+}
+
+/// A free-form JSON value (metadata, structured output, …) written with Python's float
+/// notation: each float goes out as raw JSON text, so no second formatter is compiled in.
+pub(crate) struct PyValue<'a>(pub &'a Value);
+
+impl Serialize for PyValue<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Number(n) if n.is_f64() => {
+                let text = python_repr(n.as_f64().unwrap_or(f64::NAN));
+                match RawValue::from_string(text) {
+                    Ok(raw) => raw.serialize(serializer),
+                    Err(_) => self.0.serialize(serializer),
+                }
+            }
+            Value::Array(items) => serializer.collect_seq(items.iter().map(PyValue)),
+            Value::Object(map) => PyMap(map).serialize(serializer),
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+/// A free-form JSON object written as [`PyValue`] writes values.
+pub(crate) struct PyMap<'a>(pub &'a Map<String, Value>);
+
+impl Serialize for PyMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, PyValue(v))))
+    }
+}
+
+/// `serialize_with` for a free-form object.
+pub(crate) fn py_map<S: serde::Serializer>(map: &Map<String, Value>, serializer: S) -> Result<S::Ok, S::Error> {
+    PyMap(map).serialize(serializer)
+}
+
+/// `serialize_with` for an optional free-form object.
+pub(crate) fn py_opt_map<S: serde::Serializer>(
+    map: &Option<Map<String, Value>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    map.as_ref().map(PyMap).serialize(serializer)
 }
 
 #[cfg(test)]
