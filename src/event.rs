@@ -15,6 +15,7 @@ use crate::block::{PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock,
 use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
+use crate::lax::LaxInt;
 use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 
 /// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
@@ -34,7 +35,8 @@ pub enum FinishedReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ConfirmResult {
-    /// Whether the call may run.
+    /// Whether the call may run (read in pydantic's lax mode: `1`, `"yes"`, …).
+    #[serde(deserialize_with = "crate::lax::boolean")]
     pub confirmed: bool,
     /// The tool call answered (only its `id` is used by the reducer).
     #[serde(serialize_with = "crate::block::tagged_tool_call")]
@@ -63,6 +65,17 @@ macro_rules! take {
     };
 }
 
+/// The type a field is read as: its own, or (`as LaxInt`) one that reads it in pydantic's
+/// lax mode and converts into it.
+macro_rules! parse_as {
+    ($fty:ty) => {
+        $fty
+    };
+    ($fty:ty, $parse:ty) => {
+        $parse
+    };
+}
+
 /// A field's wire form: as is; (`=> values`) a free-form object with Python's float
 /// notation; or (`=> tagged`) a list of blocks each tagged with its `type`, as the
 /// reference writes blocks nested in events.
@@ -82,7 +95,7 @@ macro_rules! events {
     ($(
         $(#[$doc:meta])*
         $variant:ident($name:ident) = $tag:literal {
-            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty $(=> $how:ident)? ),* $(,)?
+            $( $(#[$fattr:meta])* $([$default:expr])? $field:ident : $fty:ty $(as $parse:ty)? $(=> $how:ident)? ),* $(,)?
         }
     )*) => {
         $(
@@ -102,7 +115,7 @@ macro_rules! events {
                 $(
                     $(#[$fattr])*
                     $(
-                        #[doc = concat!("\n\nDefault when absent or null: `", stringify!($default), "`.")]
+                        #[doc = concat!("\n\nDefault when absent: `", stringify!($default), "`.")]
                         #[cfg_attr(feature = "wasm", serde(default))]
                     )?
                     pub $field: $fty,
@@ -115,7 +128,7 @@ macro_rules! events {
                         id: take!($tag, raw, id, String, generate_id()),
                         created_at: take!($tag, raw, created_at, String, generate_timestamp()),
                         metadata: take!($tag, raw, metadata, Map<String, Value>, Map::new()),
-                        $( $field: take!($tag, raw, $field, $fty $(, $default)?), )*
+                        $( $field: take!($tag, raw, $field, parse_as!($fty $(, $parse)?) $(, $default)?).into(), )*
                     })
                 }
             }
@@ -234,13 +247,13 @@ events! {
         /// The reply.
         reply_id: String,
         /// Prompt tokens.
-        input_tokens: i64,
+        input_tokens: i64 as LaxInt,
         /// Completion tokens.
-        output_tokens: i64,
+        output_tokens: i64 as LaxInt,
         /// Cached prompt tokens read.
-        [Default::default()] cache_input_tokens: i64,
+        [Default::default()] cache_input_tokens: i64 as LaxInt,
         /// Cached prompt tokens written.
-        [Default::default()] cache_creation_input_tokens: i64,
+        [Default::default()] cache_creation_input_tokens: i64 as LaxInt,
         /// Why the call ended (ignored by the reducer).
         [Default::default()] finished_reason: FinishedReason,
     }

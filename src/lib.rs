@@ -36,6 +36,7 @@ pub mod delta;
 mod error;
 mod event;
 pub mod factory;
+mod lax;
 mod msg;
 mod outcome;
 mod raw;

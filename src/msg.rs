@@ -48,14 +48,16 @@ impl Role {
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Usage {
     /// Prompt tokens.
+    #[serde(deserialize_with = "crate::lax::int")]
     pub input_tokens: i64,
     /// Completion tokens.
+    #[serde(deserialize_with = "crate::lax::int")]
     pub output_tokens: i64,
     /// Prompt tokens read from the provider's cache.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::lax::int")]
     pub cache_input_tokens: i64,
     /// Prompt tokens written to the provider's cache.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::lax::int")]
     pub cache_creation_input_tokens: i64,
 }
 

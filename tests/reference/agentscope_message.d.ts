@@ -329,7 +329,7 @@ export type DataSource = ({ type: "base64" } & Base64Source) | ({ type: "url" } 
  */
 export interface ConfirmResult {
     /**
-     * Whether the call may run.
+     * Whether the call may run (read in pydantic's lax mode: `1`, `"yes"`, …).
      */
     confirmed: boolean;
     /**

@@ -1,0 +1,240 @@
+//! pydantic's lax mode for the two scalar field types that accept more than their own JSON
+//! type: integers (token counts) and booleans (`ConfirmResult.confirmed`). Strings, enums
+//! and literals are strict in the reference too. The rules are pydantic 2.14's (observed
+//! on agentscope 2.0.11, `tests/fixtures/reference-json/`):
+//!
+//! | field | accepted besides its own type | rejected |
+//! |---|---|---|
+//! | int | `true` / `false` (1 / 0); a float with no fractional part inside the i64 range (`120.0`); a string of an integer: white space around it, a sign, `_` between digits, leading zeros, a `.0…` fraction (`" 12 "`, `"+12"`, `"1_000"`, `"012"`, `"12.0"`) | `120.5`, `9.3e18`, `"1e3"`, `"12."`, `"0x10"`, `"1,000"`, `"1__0"`, `""` |
+//! | bool | `0` / `1`, `0.0` / `1.0`; the strings `0 off f false n no` / `1 on t true y yes` in any case | `2`, `1.5`, `" yes"`, `"maybe"` |
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+
+/// An integer read as pydantic's lax mode reads an `int` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct LaxInt(pub i64);
+
+impl From<LaxInt> for i64 {
+    fn from(v: LaxInt) -> i64 {
+        v.0
+    }
+}
+
+impl<'de> de::Deserialize<'de> for LaxInt {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LaxInt, D::Error> {
+        deserializer.deserialize_any(IntVisitor).map(LaxInt)
+    }
+}
+
+struct IntVisitor;
+
+impl Visitor<'_> for IntVisitor {
+    type Value = i64;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a valid integer")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+        Ok(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+        i64::try_from(v).map_err(|_| E::custom("Input should be a valid integer, this port keeps 64 bits"))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<i64, E> {
+        Ok(i64::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+        if !v.is_finite() {
+            return Err(E::custom("Input should be a finite number"));
+        }
+        if v.fract() != 0.0 {
+            return Err(E::custom(
+                "Input should be a valid integer, got a number with a fractional part",
+            ));
+        }
+        // i64::MAX as f64 rounds up to 2^63, which is out of range; -2^63 is refused too,
+        // as an integer literal below i64::MIN also reads as that double (the reference
+        // keeps such an integer exactly: refusing beats writing another number)
+        if !(v > -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18) {
+            return Err(E::custom(
+                "Input should be a valid integer, unable to parse string as an integer",
+            ));
+        }
+        Ok(v as i64)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
+        parse_int(v).ok_or_else(|| E::custom("Input should be a valid integer, unable to parse string as an integer"))
+    }
+}
+
+/// pydantic's string → int: white space trimmed, an optional sign, ASCII digits with single
+/// `_` between them, and an optional fraction of zeros (`"12.0"`).
+fn parse_int(text: &str) -> Option<i64> {
+    let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let (negative, rest) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (int, frac) = rest.split_once('.').unwrap_or((rest, "0"));
+    if frac.is_empty() || !frac.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    // digits with single `_` between them; accumulated negative (i64::MIN fits)
+    let mut value: i64 = 0;
+    let mut previous = b'_';
+    for b in int.bytes() {
+        match b {
+            b'0'..=b'9' => value = value.checked_mul(10)?.checked_sub(i64::from(b - b'0'))?,
+            b'_' if previous != b'_' => {}
+            _ => return None,
+        }
+        previous = b;
+    }
+    if previous == b'_' {
+        return None; // empty, or ending with `_`
+    }
+    if negative { Some(value) } else { value.checked_neg() }
+}
+
+/// A boolean read as pydantic's lax mode reads a `bool` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LaxBool(pub bool);
+
+impl<'de> de::Deserialize<'de> for LaxBool {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LaxBool, D::Error> {
+        deserializer.deserialize_any(BoolVisitor).map(LaxBool)
+    }
+}
+
+struct BoolVisitor;
+
+const NOT_BOOL: &str = "Input should be a valid boolean, unable to interpret input";
+
+impl Visitor<'_> for BoolVisitor {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a valid boolean")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        Ok(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(E::custom(NOT_BOOL)),
+        }
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
+        self.visit_i64(i64::try_from(v).unwrap_or(2))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
+        if v == 0.0 {
+            Ok(false)
+        } else if v == 1.0 {
+            Ok(true)
+        } else {
+            Err(E::custom("Input should be a valid boolean"))
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
+        match v.to_ascii_lowercase().as_str() {
+            "0" | "off" | "f" | "false" | "n" | "no" => Ok(false),
+            "1" | "on" | "t" | "true" | "y" | "yes" => Ok(true),
+            _ => Err(E::custom(NOT_BOOL)),
+        }
+    }
+}
+
+/// `deserialize_with` for an `i64` field in lax mode.
+pub(crate) fn int<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    de::Deserialize::deserialize(deserializer).map(|v: LaxInt| v.0)
+}
+
+/// `deserialize_with` for a `bool` field in lax mode.
+pub(crate) fn boolean<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    de::Deserialize::deserialize(deserializer).map(|v: LaxBool| v.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LaxBool, LaxInt};
+
+    fn int(json: &str) -> Option<i64> {
+        serde_json::from_str::<LaxInt>(json).ok().map(|v| v.0)
+    }
+
+    fn boolean(json: &str) -> Option<bool> {
+        serde_json::from_str::<LaxBool>(json).ok().map(|v| v.0)
+    }
+
+    #[test]
+    fn ints_as_pydantic_reads_them() {
+        // expected values observed on pydantic 2.14 (tests/fixtures/reference-json)
+        for (json, want) in [
+            ("12", Some(12)),
+            ("true", Some(1)),
+            ("false", Some(0)),
+            ("120.0", Some(120)),
+            ("9.2e18", Some(9_200_000_000_000_000_000)),
+            ("\" 12 \"", Some(12)),
+            ("\"\\t12\\n\"", Some(12)),
+            ("\"+12\"", Some(12)),
+            ("\"-12\"", Some(-12)),
+            ("\"-0\"", Some(0)),
+            ("\"1_000\"", Some(1000)),
+            ("\"012\"", Some(12)),
+            ("\"00\"", Some(0)),
+            ("\"12.0\"", Some(12)),
+            ("120.5", None),
+            ("9.3e18", None),
+            ("\"1e3\"", None),
+            ("\"12.\"", None),
+            ("\"0x10\"", None),
+            ("\"1,000\"", None),
+            ("\"1__0\"", None),
+            ("\"_1\"", None),
+            ("\"\"", None),
+            ("null", None),
+            ("[]", None),
+        ] {
+            assert_eq!(int(json), want, "{json}");
+        }
+    }
+
+    #[test]
+    fn bools_as_pydantic_reads_them() {
+        for (json, want) in [
+            ("true", Some(true)),
+            ("0", Some(false)),
+            ("1", Some(true)),
+            ("1.0", Some(true)),
+            ("0.0", Some(false)),
+            ("\"YES\"", Some(true)),
+            ("\"off\"", Some(false)),
+            ("\"t\"", Some(true)),
+            ("\"N\"", Some(false)),
+            ("2", None),
+            ("1.5", None),
+            ("\" yes\"", None),
+            ("\"maybe\"", None),
+            ("null", None),
+        ] {
+            assert_eq!(boolean(json), want, "{json}");
+        }
+    }
+}
