@@ -26,9 +26,9 @@ pub fn python_repr(value: f64) -> String {
     if !value.is_finite() {
         return "null".to_owned();
     }
-    // ryu (serde_json's own float writer) gives the shortest round-trip digits, as
+    // zmij (serde_json's own float writer) gives the shortest round-trip digits, as
     // Python's repr does; only the notation differs. Read its digits and exponent.
-    let mut buffer = ryu::Buffer::new();
+    let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(value.abs());
     let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
