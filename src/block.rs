@@ -432,21 +432,95 @@ impl ContentBlock {
 pub(crate) fn deserialize_tagged<'de, D: Deserializer<'de>, T>(
     deserializer: D,
     expected: &'static str,
+    members: &[Member],
     pick: fn(&str, &str) -> Option<serde_json::Result<T>>,
 ) -> Result<T, D::Error> {
     #[derive(Deserialize)]
     struct Tag<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Option<Cow<'a, str>>,
+        // `null` is a value here (an error), not an absent `type`
+        #[serde(rename = "type", borrow, default, deserialize_with = "present_raw")]
+        kind: Option<&'a RawValue>,
+    }
+    fn present_raw<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+        <&RawValue>::deserialize(deserializer).map(Some)
     }
     let raw = Box::<RawValue>::deserialize(deserializer)?;
     let tag: Tag = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
-    let kind = tag.kind.ok_or_else(|| D::Error::missing_field("type"))?;
+    let Some(kind) = tag.kind else {
+        return pick_member(raw.get(), members, pick)
+            .ok_or_else(|| D::Error::custom(format!("missing field `type`, and no member fits: expected {expected}")));
+    };
+    let kind: Cow<'_, str> = serde_json::from_str(kind.get())
+        .map_err(|_| D::Error::custom(format!("`type` should be {expected}, got {}", kind.get())))?;
     match pick(&kind, raw.get()) {
         Some(result) => result.map_err(|e| D::Error::custom(without_position(&e))),
         None => Err(D::Error::custom(format!("unknown type {kind:?}, expected {expected}"))),
     }
 }
+
+/// A member of a union of blocks or sources: its `type` and its own fields, in declaration
+/// order; a field ending in `*` holds a nested model whose given fields count too.
+pub(crate) type Member = (&'static str, &'static [&'static str]);
+
+/// A block or source without a `type` key, read as pydantic's smart union reads it: among
+/// the members that validate, the one with the most fields given (nested models'
+/// included), the first in declaration order on a tie.
+fn pick_member<T>(json: &str, members: &[Member], pick: fn(&str, &str) -> Option<serde_json::Result<T>>) -> Option<T> {
+    let keys: Object = serde_json::from_str(json).ok()?;
+    let given = |fields: &[&str]| -> usize {
+        fields
+            .iter()
+            .map(|f| match keys.get(f.trim_end_matches('*')) {
+                None => 0,
+                Some(_) if !f.ends_with('*') => 1,
+                Some(nested) => 1 + serde_json::from_str::<Object>(nested.get()).map_or(0, |o| o.0.len()),
+            })
+            .sum()
+    };
+    let mut best: Option<(usize, T)> = None;
+    for (kind, fields) in members {
+        let n = given(fields);
+        if best.as_ref().is_some_and(|(b, _)| *b >= n) {
+            continue;
+        }
+        if let Some(Ok(value)) = pick(kind, json) {
+            best = Some((n, value));
+        }
+    }
+    best.map(|(_, value)| value)
+}
+
+/// The keys of a JSON object and their raw values, in order.
+struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> Object<'a> {
+    fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+impl<'de> Deserialize<'de> for Object<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = Object<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Object<'de>, M::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Object(entries))
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
+const TEXT: Member = ("text", &["text", "id", "created_at", "finished_at"]);
+const DATA: Member = ("data", &["id", "source*", "name", "created_at", "finished_at"]);
 
 /// A serde_json error's text without " at line L column C" (which would point into a
 /// fragment, not the input).
@@ -458,9 +532,32 @@ pub(crate) fn without_position(e: &serde_json::Error) -> String {
 
 impl<'de> Deserialize<'de> for ContentBlock {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        const MEMBERS: [Member; 6] = [
+            TEXT,
+            ("thinking", &["thinking", "id", "created_at", "finished_at"]),
+            ("hint", &["hint", "id", "source", "created_at", "finished_at"]),
+            (
+                "tool_call",
+                &[
+                    "id",
+                    "name",
+                    "input",
+                    "state",
+                    "suggested_rules",
+                    "created_at",
+                    "finished_at",
+                ],
+            ),
+            (
+                "tool_result",
+                &["id", "name", "output", "state", "metadata", "created_at", "finished_at"],
+            ),
+            DATA,
+        ];
         deserialize_tagged(
             deserializer,
             "one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
+            &MEMBERS,
             |kind, json| {
                 Some(match kind {
                     "text" => serde_json::from_str(json).map(ContentBlock::Text),
@@ -482,7 +579,7 @@ impl<'de> Deserialize<'de> for ContentBlock {
 
 impl<'de> Deserialize<'de> for TextOrData {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_tagged(deserializer, "'text' or 'data'", |kind, json| {
+        deserialize_tagged(deserializer, "'text' or 'data'", &[TEXT, DATA], |kind, json| {
             Some(match kind {
                 "text" => serde_json::from_str(json).map(TextOrData::Text),
                 "data" => serde_json::from_str(json).map(TextOrData::Data),

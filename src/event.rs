@@ -197,6 +197,13 @@ macro_rules! events {
                 match self { $( AgentEvent::$variant(e) => &e.created_at, )* }
             }
 
+            /// The keys of an event type's own fields (not `id`, `created_at`, `metadata`).
+            fn fields_of(event_type: EventType) -> &'static [&'static str] {
+                match event_type {
+                    $( EventType::$variant => &[$(stringify!($field)),*], )*
+                }
+            }
+
             fn from_raw(event_type: EventType, raw: RawEvent<'_>) -> Result<AgentEvent, MsgError> {
                 match event_type {
                     $( EventType::$variant => $name::from_raw(raw).map(AgentEvent::$variant), )*
@@ -625,14 +632,12 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
             MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
         }
     })?;
-    let tag = raw
-        .event_type
-        .ok_or_else(|| MsgError::InvalidEvent("missing field `type`".into()))
-        .and_then(|t| {
-            serde_json::from_str::<Cow<'_, str>>(t.get()).map_err(|e| {
-                MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
-            })
-        })?;
+    let Some(tag) = raw.event_type else {
+        let had_id = raw.id.is_some();
+        return pick_event(raw).map(|event| Decoded::Event { event, had_id });
+    };
+    let tag = serde_json::from_str::<Cow<'_, str>>(tag.get())
+        .map_err(|e| MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}")))?;
     let tag = tag.as_ref();
     let Some(event_type) = EventType::parse(tag) else {
         let text = |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok());
@@ -647,6 +652,27 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
     let event = AgentEvent::from_raw(event_type, raw)?;
     check_one_source(&event)?;
     Ok(Decoded::Event { event, had_id })
+}
+
+/// An event without a `type` key, read as pydantic's smart union reads it: among the 28
+/// types that validate, the one with the most of its own fields given; the first in
+/// declaration order on a tie (`{reply_id, block_id, delta}` is a `TEXT_BLOCK_DELTA`).
+fn pick_event(raw: RawEvent<'_>) -> Result<AgentEvent, MsgError> {
+    let mut best: Option<(usize, AgentEvent)> = None;
+    for event_type in EventType::ALL {
+        let given = AgentEvent::fields_of(event_type).iter().filter(|f| raw.has(f)).count();
+        if best.as_ref().is_some_and(|(n, _)| *n >= given) {
+            continue;
+        }
+        let Ok(event) = AgentEvent::from_raw(event_type, raw) else {
+            continue;
+        };
+        if check_nested_tags(event_type.as_str(), &raw).is_ok() && check_one_source(&event).is_ok() {
+            best = Some((given, event));
+        }
+    }
+    best.map(|(_, event)| event)
+        .ok_or_else(|| MsgError::InvalidEvent("missing field `type`, and no event type fits the fields given".into()))
 }
 
 /// The `type` key of a nested block (absent: `None`; `null` is `Some(Value::Null)`).

@@ -7,9 +7,20 @@
 macro_rules! raw_object {
     ($(#[$doc:meta])* $name:ident { $($key:literal => $field:ident),* $(,)? }) => {
         $(#[$doc])*
-        #[derive(Default)]
+        #[derive(Default, Clone, Copy)]
         struct $name<'a> {
             $($field: Option<&'a serde_json::value::RawValue>,)*
+        }
+
+        #[allow(dead_code)]
+        impl $name<'_> {
+            /// Whether the object has the key `key`.
+            fn has(&self, key: &str) -> bool {
+                match key {
+                    $($key => self.$field.is_some(),)*
+                    _ => false,
+                }
+            }
         }
 
         impl<'de> serde::Deserialize<'de> for $name<'de> {

@@ -27,7 +27,9 @@ pub enum DataSource {
 
 impl<'de> Deserialize<'de> for DataSource {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", |kind, json| {
+        const MEMBERS: [crate::block::Member; 2] =
+            [("base64", &["data", "media_type"]), ("url", &["url", "media_type"])];
+        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", &MEMBERS, |kind, json| {
             Some(match kind {
                 "base64" => serde_json::from_str(json).map(DataSource::Base64),
                 "url" => serde_json::from_str(json).map(DataSource::Url),
