@@ -183,10 +183,149 @@ impl URLSource {
 }
 
 /// Normalises `url` like pydantic's `AnyUrl` (which is built on the same `url` crate).
+///
+/// The `url` crate is built here without a Unicode back end for IDNA (`idna_adapter`
+/// 1.0, see Cargo.toml: its tables would not fit the .wasm size budget): it refuses a
+/// host that is not ASCII (and asserts on one in debug builds) and lets a Punycode
+/// (`xn--`) label through unchecked. So a URL that is not all ASCII, or has a `%` or an
+/// `xn--` in it, first has its host put in ASCII by [`crate::factory::url_host_to_ascii`]
+/// (UTS #46 ToASCII as the WHATWG URL standard runs it).
 pub fn normalize_url(url: &str) -> Result<String, MsgError> {
-    url::Url::parse(url)
+    let parsed = if url.is_ascii() && !url.contains('%') && !has_ace_label(url) {
+        url::Url::parse(url)
+    } else {
+        match crate::factory::url_host_to_ascii(url) {
+            Some(ascii) => url::Url::parse(&ascii),
+            None => Err(url::ParseError::IdnaError),
+        }
+    };
+    parsed
         .map(String::from)
         .map_err(|e| MsgError::InvalidUrl(e.to_string()))
+}
+
+/// True when `s` has `xn--` in it (in any case).
+fn has_ace_label(s: &str) -> bool {
+    s.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// The default of [`crate::factory::url_host_to_ascii`] natively: `url` with its host,
+/// found as the WHATWG URL parser finds it, converted by [`idna_to_ascii`] when it is
+/// the host of a special URL (`http`, `https`, `ws`, `wss`, `ftp`, `file`) and, percent-
+/// decoded, not ASCII or has `xn--` in it (else `url` as it is); `None` when the host is
+/// not a valid international domain name.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub(crate) fn url_host_to_ascii(url: &str) -> Option<String> {
+    let Some((input, start, end)) = find_host(url) else {
+        return Some(url.to_owned());
+    };
+    // (the WHATWG parser reads invalid UTF-8 as U+FFFD, which IDNA refuses)
+    let domain = percent_encoding::percent_decode(&input.as_bytes()[start..end])
+        .decode_utf8()
+        .ok()?;
+    if domain.is_ascii() && !has_ace_label(&domain) {
+        return Some(url.to_owned());
+    }
+    let ascii = idna_to_ascii(&domain)?;
+    // no WHATWG "forbidden domain code point" in it, so that it is all host once put back
+    let is_domain_byte = |c: u8| c > b' ' && c < 0x7f && !b"#%/:<>?@[\\]^|".contains(&c);
+    if ascii.is_empty() || !ascii.bytes().all(is_domain_byte) {
+        return None;
+    }
+    Some([&input[..start], &ascii, &input[end..]].concat())
+}
+
+/// Where the host of a special URL is, as the WHATWG URL parser finds it: `url` after
+/// the parser's first steps (no leading or trailing C0 control or space, no tab or
+/// newline) and the host's byte range in it. `None` for another URL, one without a host,
+/// or an IPv6 literal.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn find_host(url: &str) -> Option<(String, usize, usize)> {
+    let mut input = url.trim_matches(|c| c <= ' ').to_string();
+    input.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
+    // all the delimiters are ASCII, so byte positions are character boundaries
+    let b = input.as_bytes();
+    let find =
+        |from: usize, stop: &dyn Fn(u8) -> bool| b[from..].iter().position(|&c| stop(c)).map_or(b.len(), |i| from + i);
+    let is_slash = |c: u8| c == b'/' || c == b'\\';
+    let ends_authority = |c: u8| is_slash(c) || c == b'?' || c == b'#';
+    let colon = find(0, &|c| c == b':');
+    let scheme = input.get(..colon)?.to_ascii_lowercase();
+    let (start, end) = match scheme.as_str() {
+        // `file:`, two slashes, then the host up to the path
+        "file" if b.get(colon + 1..colon + 3)?.iter().all(|&c| is_slash(c)) => {
+            (colon + 3, find(colon + 3, &ends_authority))
+        }
+        // any number of slashes, then the authority: userinfo up to its last `@`, the
+        // host, then `:port`
+        "http" | "https" | "ws" | "wss" | "ftp" => {
+            let from = find(colon + 1, &|c| !is_slash(c));
+            let authority_end = find(from, &ends_authority);
+            let at = b[from..authority_end].iter().rposition(|&c| c == b'@');
+            let start = at.map_or(from, |at| from + at + 1);
+            (start, find(start, &|c| c == b':').min(authority_end))
+        }
+        _ => return None,
+    };
+    if b.get(start) == Some(&b'[') {
+        return None;
+    }
+    Some((input, start, end))
+}
+
+/// UTS #46 ToASCII as the WHATWG URL standard runs it (nontransitional, CheckBidi,
+/// CheckJoiners; no STD3 rules, hyphen or DNS length checks), natively. The `idna`
+/// crate's 0.5 line does it (the 1.x line, the `url` crate's own, has no Unicode tables
+/// here: one `idna_adapter` serves every target), with two checks of 1.x that 0.5 lacks:
+/// a Punycode label must decode to something neither empty nor all ASCII, and ContextJ.
+/// 0.5's tables are Unicode 13's: a later character (e.g. the emoji 🫠) is refused.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub(crate) fn idna_to_ascii(domain: &str) -> Option<String> {
+    fn ace_payload(label: &str) -> Option<&str> {
+        label.get(4..).filter(|_| label[..4].eq_ignore_ascii_case("xn--"))
+    }
+    // (UTS #46 reads these four as label separators)
+    for payload in domain
+        .split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}'])
+        .filter_map(ace_payload)
+    {
+        match idna05::punycode::decode_to_string(payload) {
+            Some(label) if !label.is_empty() && !label.is_ascii() => {}
+            _ => return None,
+        }
+    }
+    let ascii = idna05::domain_to_ascii(domain).ok()?;
+    for payload in ascii.split('.').filter_map(ace_payload) {
+        if !joiners_allowed(&idna05::punycode::decode(payload)?) {
+            return None;
+        }
+    }
+    Some(ascii)
+}
+
+/// RFC 5892's ContextJ rules for a label: a ZERO WIDTH JOINER only after a virama; a
+/// ZERO WIDTH NON-JOINER after a virama or between a left- or dual-joining and a right-
+/// or dual-joining character (transparent ones skipped).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn joiners_allowed(label: &[char]) -> bool {
+    use unicode_joining_type::{JoiningType, get_joining_type};
+    fn joins<'a>(mut chars: impl Iterator<Item = &'a char>, side: JoiningType) -> bool {
+        chars
+            .find(|&&c| get_joining_type(c) != JoiningType::Transparent)
+            .is_some_and(|&c| matches!(get_joining_type(c), t if t == side || t == JoiningType::DualJoining))
+    }
+    label.iter().enumerate().all(|(i, &c)| {
+        if c != '\u{200C}' && c != '\u{200D}' {
+            return true;
+        }
+        let Some(&previous) = label[..i].last() else {
+            return false;
+        };
+        unicode_normalization::char::canonical_combining_class(previous) == 9 // a virama
+            || (c == '\u{200C}'
+                && joins(label[..i].iter().rev(), JoiningType::LeftJoining)
+                && joins(label[i + 1..].iter(), JoiningType::RightJoining))
+    })
 }
 
 fn deserialize_url<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {

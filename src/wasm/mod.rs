@@ -112,12 +112,31 @@ fn random_id() -> String {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The host's WHATWG `URL`.
+    type Url;
+    #[wasm_bindgen(constructor, js_class = "URL", catch)]
+    fn new(url: &str) -> Result<Url, JsValue>;
+    #[wasm_bindgen(method, getter, js_class = "URL")]
+    fn href(this: &Url) -> String;
+}
+
+/// `new URL(url).href`: the host's WHATWG URL parser, which has the IDNA tables the core
+/// lacks, puts the host in ASCII. `None` when it throws (or `URL` is missing).
+fn js_url_host_to_ascii(url: &str) -> Option<String> {
+    Url::new(url).ok().map(|url| url.href())
+}
+
 /// Installs the JS clock and pooled randomness as the default factories when the module
 /// starts (the core has no clock on wasm32-unknown-unknown).
 #[wasm_bindgen(start)]
 fn start() {
     factory::set_timestamp_factory(Some(Arc::new(js_now)));
     factory::set_id_factory(Some(Arc::new(random_id)));
+    // and the host's `URL` parser for IDNA: the core has no Unicode tables for it (see
+    // `factory::set_url_host_to_ascii`)
+    factory::set_url_host_to_ascii(Some(Arc::new(js_url_host_to_ascii)));
 }
 
 /// Replaces the id factory: `fn` returns a fresh id string; `null` restores the default

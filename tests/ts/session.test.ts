@@ -362,3 +362,27 @@ test("UI helpers take only what they document; diagnostics keep their identity u
   session.restartStream();
   assert.equal(session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n'), 1);
 });
+
+test("international domain names in wasm: put in ASCII by the host's URL parser, as the reference does", () => {
+  // expected values: agentscope 2.0.11 (tests/fixtures/reference-json, tests/idn.rs)
+  const cases: [string, string | null][] = [
+    ["https://bücher.de/x.png", "https://xn--bcher-kva.de/x.png"],
+    ["HTTPS://BÜCHER.DE/x.png", "https://xn--bcher-kva.de/x.png"],
+    ["https://bücher\uff0ede/x.png", "https://xn--bcher-kva.de/x.png"],
+    ["https://xn--a.com/x.png", null],
+    ["https://ex ample.com/x.png", null],
+  ];
+  for (const [url, want] of cases) {
+    using session = new Session();
+    session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n{"type":"DATA_BLOCK_START","reply_id":"r","block_id":"d","media_type":"image/png"}\n');
+    const delta = JSON.stringify({ type: "DATA_BLOCK_DELTA", reply_id: "r", block_id: "d", media_type: "image/png", url }) + "\n";
+    if (want === null) {
+      assert.throws(() => session.feed(delta), (e: unknown) => e instanceof MsgError && e.code === "invalid_url", url);
+    } else {
+      session.feed(delta);
+      const block = session.messages[0]!.content[0]!;
+      assert.ok(block.type === "data" && block.source.type === "url");
+      assert.equal(block.source.url, want, url);
+    }
+  }
+});
