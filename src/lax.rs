@@ -62,9 +62,7 @@ impl Visitor<'_> for IntVisitor {
         // as an integer literal below i64::MIN also reads as that double (the reference
         // keeps such an integer exactly: refusing beats writing another number)
         if !(v > -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18) {
-            return Err(E::custom(
-                "Input should be a valid integer, unable to parse string as an integer",
-            ));
+            return Err(E::custom("Input should be a valid integer, exceeded maximum size"));
         }
         Ok(v as i64)
     }
