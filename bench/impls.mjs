@@ -5,7 +5,7 @@
 //
 // The peer translators (toAiSdk, toAgui, toOpenAI, toAnthropic, and the LangChain
 // chunking) are adapted from the project's shared peer harness
-// (/work/shared/bench-peers/run.mjs). The difference: each peer now gets its own wire
+// (the shared peer harness, bench-peers/run.mjs). The difference: each peer now gets its own wire
 // format as text, in 16 KiB chunks split anywhere, and pays its own decoding
 // (SSE / NDJSON framing and JSON.parse, plus whatever validation its client does).
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // Workloads of the side-by-side benchmark (bench/run-all.mjs).
 //
 // The abstract ops (w1..w4, build) are copied from the project's shared peer harness
-// (/work/shared/bench-peers/workloads.mjs, unchanged); `toAgentScope` turns them into
+// (the shared peer harness, bench-peers/workloads.mjs, unchanged); `toAgentScope` turns them into
 // AgentScope 2.0 events as the reference serialises them (id, created_at, metadata,
 // type, then the event's fields with their defaults, Python `json.dumps` separators),
 // and `agentScopeSSE` frames them as the chat service's SSE endpoint does
