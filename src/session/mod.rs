@@ -89,7 +89,7 @@ struct Reply {
 }
 
 /// The ids and position of the event being applied.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Meta {
     index: usize,
     event_id: Option<String>,
@@ -294,12 +294,11 @@ impl Session {
     }
 
     fn route(&mut self, event: &AgentEvent, meta: Meta) -> Result<Outcome, SessionError> {
-        let event_type = event.event_type().as_str();
-        let reply_id = event.reply_id().map(str::to_owned);
         if self.options.dedup
             && let Some(id) = meta.event_id.as_deref().filter(|id| self.applied.contains(*id))
         {
             let message = format!("event {id} was already applied");
+            let (event_type, reply_id) = (event.event_type().as_str(), event.reply_id().map(str::to_owned));
             self.diagnose(&meta, Skip::Duplicate, message, Some(event_type.into()), reply_id);
             self.note_sse_id(&meta);
             return Ok(Outcome::Skipped(Skip::Duplicate));
@@ -335,12 +334,7 @@ impl Session {
         let strict = self.options.strict;
         let warn = |this: &mut Session, skip: Skip, message: String| -> Result<(), SessionError> {
             if strict {
-                let meta = Meta {
-                    index: meta.index,
-                    event_id: meta.event_id.clone(),
-                    sse_id: meta.sse_id.clone(),
-                };
-                return Err(this.error(meta, MsgError::Strict(skip, message)));
+                return Err(this.error(meta.clone(), MsgError::Strict(skip, message)));
             }
             this.diagnose(meta, skip, message, Some(event_type.into()), Some(reply_id.into()));
             Ok(())
@@ -356,8 +350,8 @@ impl Session {
                         id: Some(reply_id.to_owned()),
                         ..MsgOptions::default()
                     };
-                    let msg = assistant_msg(start.name.clone(), vec![], options)
-                        .map_err(|e| self.error(clone_meta(meta), e))?;
+                    let msg =
+                        assistant_msg(start.name.clone(), vec![], options).map_err(|e| self.error(meta.clone(), e))?;
                     self.by_reply.insert(reply_id.to_owned(), self.replies.len());
                     self.replies.push(Reply { msg, ended: false });
                 }
@@ -390,13 +384,13 @@ impl Session {
             }
         }
         if strict && let Some((skip, message)) = warnings.first() {
-            return Err(self.error(clone_meta(meta), MsgError::Strict(*skip, message.clone())));
+            return Err(self.error(meta.clone(), MsgError::Strict(*skip, message.clone())));
         }
         let before = self.replies[i].msg.revision();
         let outcome = self.replies[i]
             .msg
             .append_event_with(event, self.options.tool_call_match)
-            .map_err(|e| self.error(clone_meta(meta), e))?;
+            .map_err(|e| self.error(meta.clone(), e))?;
         let changed = self.replies[i].msg.revision() != before;
         // a skipped event changed nothing, so refusing it now leaves the message as it was
         if let Outcome::Skipped(skip @ Skip::UnknownBlock) = outcome {
@@ -572,14 +566,6 @@ fn id_of(json: &str) -> Option<String> {
         id: Option<String>,
     }
     serde_json::from_str::<Id>(json).ok()?.id
-}
-
-fn clone_meta(meta: &Meta) -> Meta {
-    Meta {
-        index: meta.index,
-        event_id: meta.event_id.clone(),
-        sse_id: meta.sse_id.clone(),
-    }
 }
 
 /// The block a `*_START` event opens: its kind and id.
