@@ -20,18 +20,21 @@ const run = (cmd, args, opts = {}) => {
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
 run("cargo", [
-  "rustc", "--lib", "--release", "--target", "wasm32-unknown-unknown",
+  "rustc", "--lib", "--profile", "wasm-release", "--target", "wasm32-unknown-unknown",
   "--no-default-features", "--features", "wasm", "--crate-type", "cdylib",
 ]);
 // cargo's target folder: CARGO_TARGET_DIR when set (relative to the repository), else target/
 const targetDir = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
-const wasmIn = join(targetDir, "wasm32-unknown-unknown/release/agentscope_message.wasm");
+const wasmIn = join(targetDir, "wasm32-unknown-unknown/wasm-release/agentscope_message.wasm");
 const glue = join(root, "ts/wasm");
 rmSync(glue, { recursive: true, force: true });
 run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", glue, wasmIn]);
 const wasmOut = join(glue, "agentscope_message_bg.wasm");
 if (!dev) {
-  run(bin("wasm-opt"), ["-Oz", "--strip-debug", "--strip-producers", wasmOut, "-o", wasmOut]);
+  // -Oz, then flattening and re-looping the control flow and -Oz twice more: 2 KB gzip
+  // smaller than -Oz alone, the same speed (README, "Performance")
+  const passes = ["-Oz", "--flatten", "--rereloop", "-Oz", "-Oz"];
+  run(bin("wasm-opt"), [...passes, "--strip-debug", "--strip-producers", wasmOut, "-o", wasmOut]);
 }
 
 const pkg = join(root, "pkg");

@@ -18,6 +18,8 @@ use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::LaxInt;
 use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 
+mod fast;
+
 /// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
@@ -625,6 +627,15 @@ pub(crate) enum Decoded {
 /// [`AgentEvent::from_json`], telling an absent `id` and an unknown `type` apart (what a
 /// [`crate::Session`] needs for deduplication and for skipping unknown types).
 pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
+    match fast::decode(json) {
+        Some(decoded) => Ok(decoded),
+        None => decode_full(json),
+    }
+}
+
+/// The full decoder (every event type, every error); [`decode`] tries [`fast::decode`]
+/// first.
+fn decode_full(json: &str) -> Result<Decoded, MsgError> {
     let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
             MsgError::InvalidJson(e.to_string())

@@ -349,20 +349,19 @@ const LENIENT: GeneralPurpose = GeneralPurpose::new(
 /// or "Invalid base64-encoded string: number of data characters (N) cannot be 1 more
 /// than a multiple of 4").
 pub fn b64decode(data: &str) -> Result<Vec<u8>, MsgError> {
+    let bytes = data.as_bytes();
+    // fast path: canonical, padded input (the strict decoder accepts nothing else)
+    if bytes.len().is_multiple_of(4)
+        && let Ok(out) = STANDARD.decode(bytes)
+    {
+        return Ok(out);
+    }
     if !data.is_ascii() {
         return Err(MsgError::InvalidBase64(
             "string argument should contain only ASCII characters".into(),
         ));
     }
-    let bytes = data.as_bytes();
     let is_alphabet = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
-    // fast path: canonical, padded input
-    if bytes.len().is_multiple_of(4)
-        && bytes.iter().all(|&c| is_alphabet(c) || c == b'=')
-        && let Ok(out) = STANDARD.decode(bytes)
-    {
-        return Ok(out);
-    }
     let mut clean = Vec::with_capacity(bytes.len());
     let (mut quad, mut pads, mut padded) = (0usize, 0usize, false);
     for &c in bytes {

@@ -6,7 +6,9 @@
 
 pub mod framing;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use indexmap::IndexSet;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -129,7 +131,8 @@ pub struct Session {
     framer: Framer,
     replies: Vec<Reply>,
     by_reply: HashMap<String, usize>,
-    applied: HashSet<String>,
+    /// in the order applied (a checkpoint lists them so)
+    applied: IndexSet<String>,
     diagnostics: Vec<Diagnostic>,
     events: usize,
     last_event_id: Option<String>,
@@ -490,8 +493,6 @@ impl Session {
     /// with [`Session::restore`]; with `dedup`, replaying the stream from any earlier
     /// point then gives the same messages. Frames not yet complete are not included.
     pub fn checkpoint(&self) -> String {
-        let mut applied: Vec<&String> = self.applied.iter().collect();
-        applied.sort();
         let checkpoint = CheckpointOut {
             format: CHECKPOINT_FORMAT,
             options: self.options,
@@ -502,7 +503,7 @@ impl Session {
                 .filter(|r| r.ended)
                 .map(|r| r.msg.id.as_str())
                 .collect(),
-            applied,
+            applied: self.applied.iter().collect(),
             events: self.events,
             last_event_id: self.last_event_id.as_deref(),
         };
