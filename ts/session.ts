@@ -361,6 +361,8 @@ export class Session {
   subscribe = (listener: () => void): (() => void) => {
     if (typeof listener !== "function") throw new MsgError("invalid_argument", "a listener must be a function");
     if (this.#handle === undefined) return () => {};
+    // changes made while nobody listened are not announced (#notify skips them)
+    if (this.#listeners.size === 0) this.#notified = this.#handle.revision();
     this.#listeners.add(listener);
     return () => {
       this.#listeners.delete(listener);
@@ -392,7 +394,8 @@ export class Session {
   };
 
   #notify(): void {
-    if (this.#handle === undefined) return;
+    // nobody to tell: a listener added later is told of the next change
+    if (this.#handle === undefined || this.#listeners.size === 0) return;
     if (this.#notifying) {
       this.#again = true;
       return;
