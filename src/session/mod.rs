@@ -6,6 +6,7 @@
 
 pub mod framing;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use indexmap::IndexSet;
@@ -90,11 +91,12 @@ struct Reply {
     ended: bool,
 }
 
-/// The ids and position of the event being applied.
+/// The ids and position of the event being applied (its id borrowed from the event: it
+/// is copied only into an error, a diagnostic or the dedup set).
 #[derive(Debug, Default, Clone)]
-struct Meta {
+struct Meta<'a> {
     index: usize,
-    event_id: Option<String>,
+    event_id: Option<Cow<'a, str>>,
     sse_id: Option<String>,
 }
 
@@ -131,6 +133,8 @@ pub struct Session {
     framer: Framer,
     replies: Vec<Reply>,
     by_reply: HashMap<String, usize>,
+    /// the reply of the last routed event (see `reply_index`)
+    last_reply: Option<usize>,
     /// in the order applied (a checkpoint lists them so)
     applied: IndexSet<String>,
     diagnostics: Vec<Diagnostic>,
@@ -220,7 +224,7 @@ impl Session {
     fn error(&self, meta: Meta, error: MsgError) -> SessionError {
         SessionError {
             index: if meta.index == 0 { self.events } else { meta.index },
-            event_id: meta.event_id,
+            event_id: meta.event_id.map(Cow::into_owned),
             sse_id: meta.sse_id,
             error,
         }
@@ -241,7 +245,7 @@ impl Session {
         let decoded = match decode(&frame.data) {
             Ok(decoded) => decoded,
             Err(e) => {
-                meta.event_id = id_of(&frame.data);
+                meta.event_id = id_of(&frame.data).map(Cow::Owned);
                 return Err(self.error(meta, e));
             }
         };
@@ -253,7 +257,7 @@ impl Session {
         self.events += 1;
         let meta = Meta {
             index: self.events,
-            event_id: Some(event.id().to_owned()),
+            event_id: Some(Cow::Borrowed(event.id())),
             sse_id: None,
         };
         self.route(event, meta)
@@ -271,7 +275,7 @@ impl Session {
         match decode(json) {
             Ok(decoded) => self.apply_decoded(decoded, meta),
             Err(e) => {
-                meta.event_id = id_of(json);
+                meta.event_id = id_of(json).map(Cow::Owned);
                 Err(self.error(meta, e))
             }
         }
@@ -280,11 +284,15 @@ impl Session {
     fn apply_decoded(&mut self, decoded: Decoded, mut meta: Meta) -> Result<Outcome, SessionError> {
         match decoded {
             Decoded::Event { event, had_id } => {
-                meta.event_id = had_id.then(|| event.id().to_owned());
+                let meta = Meta {
+                    index: meta.index,
+                    event_id: had_id.then(|| Cow::Borrowed(event.id())),
+                    sse_id: meta.sse_id,
+                };
                 self.route(&event, meta)
             }
             Decoded::UnknownType { tag, id, reply_id } => {
-                meta.event_id = id;
+                meta.event_id = id.map(Cow::Owned);
                 let message = format!("unknown event type {tag:?}");
                 if self.options.strict {
                     return Err(self.error(meta, MsgError::Strict(Skip::UnknownEventType, message)));
@@ -310,7 +318,7 @@ impl Session {
         if self.options.dedup
             && let Some(id) = &meta.event_id
         {
-            self.applied.insert(id.clone());
+            self.applied.insert(id.clone().into_owned());
         }
         self.note_sse_id(&meta);
         if changed {
@@ -361,7 +369,7 @@ impl Session {
             }
             return Ok((Outcome::Applied, true));
         }
-        let Some(&i) = self.by_reply.get(reply_id) else {
+        let Some(i) = self.reply_index(reply_id) else {
             warn(
                 self,
                 Skip::UnknownReply,
@@ -408,6 +416,17 @@ impl Session {
         Ok((outcome, changed))
     }
 
+    /// The reply's position: the previous event's reply is checked first (consecutive
+    /// events nearly always share one), which spares hashing the id.
+    fn reply_index(&mut self, reply_id: &str) -> Option<usize> {
+        let last = self
+            .last_reply
+            .filter(|&i| self.replies.get(i).is_some_and(|r| r.msg.id == reply_id));
+        let found = last.or_else(|| self.by_reply.get(reply_id).copied());
+        self.last_reply = found.or(self.last_reply);
+        found
+    }
+
     fn diagnose(
         &mut self,
         meta: &Meta,
@@ -421,7 +440,7 @@ impl Session {
             code: skip.code(),
             message,
             event_type,
-            event_id: meta.event_id.clone(),
+            event_id: meta.event_id.as_deref().map(str::to_owned),
             reply_id,
             sse_id: meta.sse_id.clone(),
         });
