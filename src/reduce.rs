@@ -3,8 +3,6 @@
 //! Every branch does its fallible work (base64 decoding, URL parsing) before it changes
 //! anything, so an `Err` leaves the message exactly as it was.
 
-use std::collections::HashSet;
-
 use crate::block::{
     BlockKind, ContentBlock, DataBlock, HintBlock, TextBlock, TextOrBlocks, TextOrData, ThinkingBlock, ToolCallBlock,
     ToolCallState, ToolResultBlock,
@@ -241,9 +239,13 @@ impl Msg {
                 }
             }
             AgentEvent::ExternalExecutionResult(e) => {
-                let existing = self.answered_tool_calls(newest);
+                // which results are new is decided before any is added (two results with
+                // the same new id are both added, as in the reference)
+                let fresh: Vec<bool> = (e.execution_results.iter())
+                    .map(|r| !self.is_answered(&r.id, newest))
+                    .collect();
                 let mut any = false;
-                for result in e.execution_results.iter().filter(|r| !existing.contains(&r.id)) {
+                for (result, _) in e.execution_results.iter().zip(fresh).filter(|(_, fresh)| *fresh) {
                     let mut block = result.clone();
                     if block.finished_at.is_none() {
                         block.finished_at = Some(e.created_at.clone());
@@ -259,22 +261,17 @@ impl Msg {
         Ok(Outcome::Applied)
     }
 
-    /// Ids of the tool results already in the message: every one (the reference), or with
-    /// `newest` only those after the newest tool call of their id.
-    fn answered_tool_calls(&self, newest: bool) -> HashSet<String> {
-        let mut answered = HashSet::new();
-        for block in self.content() {
-            match block {
-                ContentBlock::ToolCall(call) if newest => {
-                    answered.remove(&call.id);
-                }
-                ContentBlock::ToolResult(r) => {
-                    answered.insert(r.id.clone());
-                }
-                _ => {}
-            }
-        }
-        answered
+    /// Whether the message has a tool result with this id: any (the reference), or with
+    /// `newest` one after the newest tool call of the id. O(1) by the block index (a scan
+    /// of every block per event made N results quadratic).
+    fn is_answered(&mut self, id: &str, newest: bool) -> bool {
+        let Some(result) = self.find_block_at(BlockKind::ToolResult, id, true) else {
+            return false;
+        };
+        !newest
+            || self
+                .find_block_at(BlockKind::ToolCall, id, true)
+                .is_none_or(|call| call < result)
     }
 
     /// Runs `f` on block `i`; `f` returns whether it rewrote text rather than only
@@ -364,6 +361,8 @@ impl Msg {
             }),
             TextOrBlocks::Text(_) => None,
         };
+        // decoded before anything changes: (target, the held string decoded if it is still
+        // a string, the chunk); the held bytes are then extended in place, not copied
         let merged = match (target, &source, &result.output) {
             (Some(t), DataSource::Base64(chunk), TextOrBlocks::Blocks(items)) => {
                 let TextOrData::Data(DataBlock {
@@ -373,9 +372,11 @@ impl Msg {
                 else {
                     return unknown;
                 };
-                let mut bytes = held.decode()?.into_owned();
-                bytes.extend_from_slice(&chunk.decode()?);
-                Some((t, bytes))
+                let held = match held.held_bytes() {
+                    Some(_) => None,
+                    None => Some(held.decode()?.into_owned()),
+                };
+                Some((t, held, chunk.decode()?.into_owned()))
             }
             _ => None,
         };
@@ -383,13 +384,18 @@ impl Msg {
             return unknown;
         };
         with_output_blocks(result, |items| match (merged, source) {
-            (Some((t, bytes)), DataSource::Base64(chunk)) => {
+            (Some((t, decoded, bytes)), DataSource::Base64(chunk)) => {
                 if let Some(TextOrData::Data(DataBlock {
                     source: DataSource::Base64(held),
                     ..
                 })) = items.get_mut(t)
                 {
-                    held.set_bytes(bytes);
+                    if let Some(decoded) = decoded {
+                        held.set_bytes(decoded);
+                    }
+                    if let Some(held) = held.bytes_mut() {
+                        held.extend_from_slice(&bytes);
+                    }
                     if !chunk.media_type.is_empty() {
                         held.media_type = chunk.media_type;
                     }

@@ -1,0 +1,142 @@
+//! Issue 10's regression tests: the paths that were quadratic keep their results (their
+//! cost is measured by `cargo bench --bench linear`, not timed here).
+#![cfg(not(target_arch = "wasm32"))]
+
+use agentscope_message::{AgentEvent, Msg, MsgOptions, Outcome, Skip, ToolCallMatch, assistant_msg};
+use serde_json::{Value, json};
+
+fn msg() -> Msg {
+    let options = MsgOptions {
+        id: Some("r".into()),
+        ..MsgOptions::default()
+    };
+    assistant_msg("Friday", vec![], options).expect("valid")
+}
+
+fn apply(msg: &mut Msg, event: Value, how: ToolCallMatch) -> Result<Outcome, agentscope_message::MsgError> {
+    let mut event = event;
+    event["reply_id"] = json!("r");
+    event["created_at"] = json!("t");
+    msg.append_event_with(&AgentEvent::from_json(&event.to_string())?, how)
+}
+
+fn call(id: &str) -> Value {
+    json!({"type": "tool_call", "id": id, "name": "f", "input": "{}"})
+}
+
+fn result(id: &str, output: &str) -> Value {
+    json!({"type": "tool_result", "id": id, "name": "f", "output": output, "state": "success"})
+}
+
+/// `(type, id, output)` of every block.
+fn blocks(msg: &Msg) -> Vec<(String, String, Value)> {
+    let wire: Value = serde_json::from_str(&msg.to_json()).expect("json");
+    wire["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .map(|b| {
+            (
+                b["type"].as_str().unwrap().to_owned(),
+                b["id"].as_str().unwrap().to_owned(),
+                b["output"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn external_execution_results_add_only_new_ids_decided_before_adding() {
+    let first = ToolCallMatch::First;
+    let mut m = msg();
+    apply(
+        &mut m,
+        json!({"type": "TOOL_CALL_START", "tool_call_id": "a", "tool_call_name": "f"}),
+        first,
+    )
+    .unwrap();
+    apply(
+        &mut m,
+        json!({"type": "TOOL_RESULT_START", "tool_call_id": "a", "tool_call_name": "f"}),
+        first,
+    )
+    .unwrap();
+    // `a` has a result already; `b` is new and given twice in the one event: both are added,
+    // as in the reference (its set of existing ids is taken before the loop)
+    let event = json!({"type": "EXTERNAL_EXECUTION_RESULT",
+        "execution_results": [result("a", "x"), result("b", "1"), result("b", "2")]});
+    assert_eq!(apply(&mut m, event.clone(), first).unwrap(), Outcome::Applied);
+    let ids: Vec<(String, String)> = blocks(&m).into_iter().map(|(t, id, _)| (t, id)).collect();
+    let want = [
+        ("tool_call", "a"),
+        ("tool_result", "a"),
+        ("tool_result", "b"),
+        ("tool_result", "b"),
+    ];
+    assert_eq!(ids, want.map(|(t, i)| (t.to_owned(), i.to_owned())));
+    // the same event again: every id has a result now
+    assert_eq!(apply(&mut m, event, first).unwrap(), Outcome::Skipped(Skip::Stale));
+}
+
+#[test]
+fn with_newest_a_repeated_call_id_needs_its_own_result() {
+    for (how, added) in [(ToolCallMatch::First, false), (ToolCallMatch::Newest, true)] {
+        let mut m = msg();
+        let run = json!({"type": "REQUIRE_EXTERNAL_EXECUTION", "tool_calls": [call("s")]});
+        apply(
+            &mut m,
+            json!({"type": "TOOL_CALL_START", "tool_call_id": "s", "tool_call_name": "f"}),
+            how,
+        )
+        .unwrap();
+        apply(
+            &mut m,
+            json!({"type": "EXTERNAL_EXECUTION_RESULT", "execution_results": [result("s", "1")]}),
+            how,
+        )
+        .unwrap();
+        // round 2 reuses the call id `s`
+        apply(
+            &mut m,
+            json!({"type": "TOOL_CALL_START", "tool_call_id": "s", "tool_call_name": "f"}),
+            how,
+        )
+        .unwrap();
+        apply(&mut m, run, how).unwrap();
+        let outcome = apply(
+            &mut m,
+            json!({"type": "EXTERNAL_EXECUTION_RESULT", "execution_results": [result("s", "2")]}),
+            how,
+        )
+        .unwrap();
+        assert_eq!(outcome == Outcome::Applied, added, "{how:?}");
+        assert_eq!(blocks(&m).len(), if added { 4 } else { 3 }, "{how:?}");
+    }
+}
+
+#[test]
+fn tool_result_data_chunks_are_joined_and_a_bad_chunk_changes_nothing() {
+    let first = ToolCallMatch::First;
+    let mut m = msg();
+    apply(
+        &mut m,
+        json!({"type": "TOOL_RESULT_START", "tool_call_id": "c", "tool_call_name": "f"}),
+        first,
+    )
+    .unwrap();
+    let chunk = |data: &str| {
+        json!({"type": "TOOL_RESULT_DATA_DELTA", "tool_call_id": "c", "block_id": "d",
+            "media_type": "image/png", "data": data})
+    };
+    // "hi" three times: the first chunk is kept as received, the second turns it into
+    // bytes, the third extends them
+    for data in ["aGk=", "aGk=", "aGk="] {
+        apply(&mut m, chunk(data), first).unwrap();
+    }
+    let output = &blocks(&m)[0].2;
+    assert_eq!(output[0]["source"]["data"], "aGloaWhp", "{output}");
+    let before = m.to_json();
+    let err = apply(&mut m, chunk("a"), first).unwrap_err();
+    assert_eq!(err.code(), "invalid_base64");
+    assert_eq!(m.to_json(), before);
+}
