@@ -11,6 +11,9 @@
 // POST /api/decide  {session, decision: "approve" | "deny" | "submit"}
 //      continues with the recorded continuation (409 when the recording answered
 //      otherwise: g1 was approved, g2 denied).
+// Limits: a request body over 64 KiB is refused with 413; at most `maxSessions` (1,000)
+// sessions are kept, each dropped after `sessionTtlMs` (30 min) without a request, and a
+// parked stream ends when its client goes away. A bad request gets a 4xx, never a crash.
 // Test hooks: `dropAfter=N` closes the connection once after event N (reconnect test);
 // `overlap=K` makes a resumed stream start K events before the one asked for, as a
 // proxy retry would (the client's dedup must skip them).
@@ -126,16 +129,34 @@ function delay(scenario, i, speed) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: defaultSpeed = 1 } = {}) {
+const MAX_BODY = 64 * 1024;
+
+export async function startDemoServer({
+  port = 8787,
+  host = "127.0.0.1",
+  speed: defaultSpeed = 1,
+  maxSessions = 1000,
+  sessionTtlMs = 30 * 60 * 1000,
+} = {}) {
   // imported here, not at the top: the command line below builds pkg/ first when missing
   const { splitEvents } = await import("../pkg/dist/index.js");
   const scenarios = loadScenarios(splitEvents);
-  const sessions = new Map(); // session id -> { decisions: Map<pauseIndex, {decision, resolve, promise}>, dropped }
+  // session id -> { decisions: Map<pauseIndex, {decision, resolve, promise}>, dropped, used }
+  // (a Map keeps insertion order: the first entries are the least recently used)
+  const sessions = new Map();
   const headers = { "content-security-policy": csp(), "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
   const sessionOf = (id) => {
-    if (!sessions.has(id)) sessions.set(id, { decisions: new Map(), dropped: false });
-    return sessions.get(id);
+    const now = Date.now();
+    const session = sessions.get(id) ?? { decisions: new Map(), dropped: false };
+    sessions.delete(id);
+    session.used = now;
+    sessions.set(id, session);
+    for (const [old, s] of sessions) {
+      if (sessions.size <= maxSessions && now - s.used <= sessionTtlMs) break;
+      sessions.delete(old);
+    }
+    return session;
   };
   const decisionSlot = (session, k) => {
     if (!session.decisions.has(k)) {
@@ -156,12 +177,18 @@ export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: 
     res.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
     res.write(": AgentScope event stream\nretry: 200\n\n");
     let closed = false;
-    req.on("close", () => (closed = true));
+    let onClose;
+    const gone = new Promise((resolve) => (onClose = resolve));
+    req.on("close", () => {
+      closed = true;
+      onClose();
+    });
     for (let i = resumeFrom; i < scenario.lines.length && !closed; i++) {
       const pause = scenario.pauses.findIndex((p) => p.after === i); // 1-based line i = event i
       if (pause >= 0) {
         res.write(`event: paused\ndata: ${JSON.stringify({ answers: scenario.pauses[pause].answers })}\n\n`);
-        await decisionSlot(session, pause).promise;
+        // a client that goes away while parked ends the stream (nothing waits forever)
+        await Promise.race([decisionSlot(session, pause).promise, gone]);
         if (closed) return;
       }
       await sleep(delay(scenario, i, speed));
@@ -182,13 +209,24 @@ export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: 
   }
 
   async function decide(req, res) {
-    let body = "";
-    for await (const chunk of req) body += chunk;
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        send(res, 413, { error: `the body is over ${MAX_BODY} bytes` });
+        return void req.destroy();
+      }
+      chunks.push(chunk);
+    }
     let input;
     try {
-      input = JSON.parse(body);
+      input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
       return send(res, 400, { error: "body must be JSON" });
+    }
+    if (typeof input !== "object" || input === null || typeof input.session !== "string") {
+      return send(res, 400, { error: "body must be an object {session, scenario, decision}" });
     }
     const session = sessions.get(input.session);
     const scenario = scenarios.get(input.scenario);
@@ -230,7 +268,20 @@ export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: 
     res.writeHead(404, headers).end("not found");
   }
 
+  // any failure of a request is that request's 4xx/5xx, never the process's
   const server = createServer((req, res) => {
+    try {
+      route(req, res);
+    } catch (e) {
+      fail(res, e);
+    }
+  });
+  function fail(res, e) {
+    if (res.headersSent) return void res.destroy();
+    send(res, e instanceof URIError ? 400 : 500, { error: e instanceof URIError ? "bad percent-encoding" : "internal error" });
+  }
+
+  function route(req, res) {
     const url = new URL(req.url ?? "/", "http://localhost");
     const match = /^\/api\/stream\/([\w-]+)$/.exec(url.pathname);
     if (req.method === "GET" && url.pathname === "/api/scenarios") {
@@ -246,15 +297,15 @@ export async function startDemoServer({ port = 8787, host = "127.0.0.1", speed: 
       if (!scenario) return send(res, 404, { error: "unknown scenario" });
       return void stream(req, res, scenario, url).catch(() => res.destroy());
     }
-    if (req.method === "POST" && url.pathname === "/api/decide") return void decide(req, res);
+    if (req.method === "POST" && url.pathname === "/api/decide") return void decide(req, res).catch((e) => fail(res, e));
     if (req.method === "GET") return serveStatic(res, decodeURIComponent(url.pathname));
     res.writeHead(405, headers).end();
-  });
+  }
 
   return new Promise((resolve) => {
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolve({ server, url: `http://${host}:${actual}/`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
+      resolve({ server, url: `http://${host}:${actual}/`, sessions: () => sessions.size, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
     });
   });
 }

@@ -275,3 +275,30 @@ test("the demo server's own SSE stream (what curl -N prints) replays through the
   const strip = (msgs: Json[]) => msgs.map((m) => ({ ...m, created_at: null, content: m.content.map((b: Json) => ({ ...b, created_at: null, finished_at: b.type === "hint" ? null : b.finished_at, output: Array.isArray(b.output) ? b.output.map((o: Json) => ({ ...o, created_at: null, id: o.type === "text" ? null : o.id })) : b.output })) }));
   assert.deepEqual(strip(cli("-", bytes)), strip(backend("c_react_3_tools_2_iters")));
 });
+
+test("the demo server survives bad requests and keeps a bounded number of sessions", async () => {
+  const own = await startDemoServer({ port: 0, maxSessions: 2 });
+  try {
+    const decide = (body: string | Uint8Array<ArrayBuffer>) =>
+      fetch(`${own.url}api/decide`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    // bad percent-encoding, bodies that are JSON but not an object, not JSON, too big
+    assert.equal((await fetch(`${own.url}%`)).status, 400);
+    assert.equal((await fetch(`${own.url}%E0%A4%A`)).status, 400);
+    for (const body of ["null", "[]", '"x"', "7", '{"session": 1}', "{"]) {
+      assert.equal((await decide(body)).status, 400, body);
+    }
+    assert.equal((await decide('{"session": "none", "scenario": "none", "decision": "approve"}')).status, 404);
+    const big = await decide(new Uint8Array(2 * 1024 * 1024).fill(0x20)).catch(() => null);
+    assert.ok(big === null || big.status === 413, `a 2 MiB body: ${big?.status}`);
+    // still serving
+    assert.equal((await fetch(`${own.url}api/scenarios`)).status, 200);
+    // three sessions streamed: only the two most recent are kept
+    for (const s of ["s1", "s2", "s3"]) {
+      const res = await fetch(`${own.url}api/stream/a_plain_chat_zh_emoji?session=${s}&speed=0`);
+      await res.arrayBuffer();
+    }
+    assert.equal(own.sessions(), 2);
+  } finally {
+    await own.close();
+  }
+});
