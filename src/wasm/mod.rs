@@ -60,17 +60,33 @@ thread_local! {
     static NOW: RefCell<(f64, String)> = const { RefCell::new((f64::NAN, String::new())) };
     // random bytes for ids, fetched from crypto.getRandomValues 4 KiB at a time
     static RANDOM: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+    // ids made without crypto.getRandomValues (see `fallback_random`)
+    static FALLBACK_IDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// `new Date().toISOString()` (UTC, milliseconds), formatted once per millisecond.
+/// `new Date().toISOString()` (UTC, milliseconds), formatted once per millisecond. When
+/// the host clock fails (`Date.now` throws or gives `NaN`), the last time made, or
+/// `1970-01-01T00:00:00.000Z` before any.
 fn js_now() -> String {
-    let ms = js_sys::Date::now();
+    let ms = date_now().unwrap_or(f64::NAN);
+    if let Some(same) = NOW.with(|now| {
+        let now = now.borrow();
+        (now.0 == ms).then(|| now.1.clone())
+    }) {
+        return same;
+    }
+    // no borrow is held while the host runs
+    let iso = JsDate::new(ms).and_then(|date| date.to_iso_string()).ok();
     NOW.with(|now| {
         let mut now = now.borrow_mut();
-        if now.0 != ms {
-            *now = (ms, js_sys::Date::new(&JsValue::from_f64(ms)).to_iso_string().into());
+        match iso {
+            Some(iso) => {
+                *now = (ms, iso);
+                now.1.clone()
+            }
+            None if now.1.is_empty() => "1970-01-01T00:00:00.000Z".to_owned(),
+            None => now.1.clone(),
         }
-        now.1.clone()
     })
 }
 
@@ -89,6 +105,20 @@ fn fill_random(buf: &mut [u8]) -> bool {
     filled
 }
 
+/// Random bytes for an id when the host has no `crypto.getRandomValues`: a counter in the
+/// first six bytes (so ids never repeat within this module) and `Math.random()` bits.
+fn fallback_random() -> [u8; 16] {
+    let n = FALLBACK_IDS.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    let bits = (math_random().unwrap_or(0.0) * 9_007_199_254_740_992.0) as u64 ^ date_now().unwrap_or(0.0) as u64;
+    let mut bytes = [0u8; 16];
+    bytes[..6].copy_from_slice(&n.to_le_bytes()[..6]);
+    bytes[9..].copy_from_slice(&bits.to_le_bytes()[..7]);
+    bytes
+}
+
 /// A uuid4 as 32 hex characters, from pooled randomness (one host call per 256 ids).
 fn random_id() -> String {
     let bytes = RANDOM.with(|pool| {
@@ -96,20 +126,20 @@ fn random_id() -> String {
         let (buf, used) = &mut *pool;
         if *used + 16 > buf.len() {
             buf.resize(4096, 0);
+            *used = 0;
             if !fill_random(buf) {
+                // nothing is kept of a failed fill: the next id asks the host again
+                buf.clear();
                 return None;
             }
-            *used = 0;
         }
         let mut bytes = [0u8; 16];
         bytes.copy_from_slice(&buf[*used..*used + 16]);
         *used += 16;
         Some(bytes)
     });
-    match bytes {
-        Some(bytes) => uuid::Builder::from_random_bytes(bytes).into_uuid().simple().to_string(),
-        None => uuid::Uuid::new_v4().simple().to_string(),
-    }
+    let bytes = bytes.unwrap_or_else(fallback_random);
+    uuid::Builder::from_random_bytes(bytes).into_uuid().simple().to_string()
 }
 
 #[wasm_bindgen]
@@ -120,6 +150,22 @@ extern "C" {
     fn new(url: &str) -> Result<Url, JsValue>;
     #[wasm_bindgen(method, getter, js_class = "URL")]
     fn href(this: &Url) -> String;
+
+    // Every host call that can throw is imported with `catch`: a JS exception must never
+    // unwind through wasm (it would leave a borrow held and leak the shadow stack).
+    /// `Date.now()` (a page may replace it with one that throws).
+    #[wasm_bindgen(catch, js_namespace = Date, js_name = now)]
+    fn date_now() -> Result<f64, JsValue>;
+    /// `Math.random()`.
+    #[wasm_bindgen(catch, js_namespace = Math, js_name = random)]
+    fn math_random() -> Result<f64, JsValue>;
+    #[wasm_bindgen(js_name = Date)]
+    type JsDate;
+    #[wasm_bindgen(constructor, js_class = "Date", catch)]
+    fn new(ms: f64) -> Result<JsDate, JsValue>;
+    /// Throws a `RangeError` for an invalid date (`NaN`, beyond ±8.64e15 ms).
+    #[wasm_bindgen(method, catch, js_class = "Date", js_name = toISOString)]
+    fn to_iso_string(this: &JsDate) -> Result<String, JsValue>;
 }
 
 /// `new URL(url).href`: the host's WHATWG URL parser, which has the IDNA tables the core

@@ -161,3 +161,41 @@ test("a factory that replaces itself while it runs does not break the module", (
     setIdFactory(null);
   }
 });
+
+test("a failing host clock or missing crypto never breaks the module (no JS exception through wasm)", () => {
+  const now = Date.now;
+  try {
+    for (const broken of [() => NaN, () => 1e20, () => { throw new Error("no clock"); }]) {
+      Date.now = broken as () => number;
+      // the default timestamp: the last time made (here, none yet or a real one), never a throw
+      const msg = new AssistantMsg({ name: "Friday", content: "hi" });
+      assert.match(msg.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      msg.free();
+    }
+  } finally {
+    Date.now = now;
+  }
+  // and the module still works, with the real clock
+  const later = new AssistantMsg({ name: "Friday", content: "hi" });
+  assert.ok(Math.abs(Date.parse(later.created_at) - Date.now()) < 60_000);
+  later.free();
+
+  const crypto = Object.getOwnPropertyDescriptor(globalThis, "crypto");
+  Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true, writable: true });
+  try {
+    // well past one pool of 256: every id is still a fresh uuid4, none repeats
+    const ids = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      const m = new AssistantMsg({ name: "Friday", content: "" });
+      assert.match(m.id, /^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      ids.add(m.id);
+      m.free();
+    }
+    assert.equal(ids.size, 600);
+  } finally {
+    Object.defineProperty(globalThis, "crypto", crypto!);
+  }
+  const again = new AssistantMsg({ name: "Friday", content: "" });
+  assert.match(again.id, /^[0-9a-f]{32}$/);
+  again.free();
+});
