@@ -3,11 +3,11 @@
 // bench/write-workloads.mjs. Writes bench/results-native.json, which bench/run-all.mjs
 // puts into bench/RESULTS.md.
 //   node bench/native.mjs            (part of `npm run bench`)
-// Environment: BENCH_PYTHON (a python with agentscope==2.0.11; default: a venv made in
-// target/asvenv), BENCH_REFERENCE_TIMEOUT_S (a reference run is stopped after this and
+// Environment: BENCH_PYTHON (a python with agentscope==2.0.11; default: the venv that
+// scripts/reference-venv makes in target/asvenv), BENCH_REFERENCE_TIMEOUT_S (a reference run is stopped after this and
 // reported as not finished; default 300).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,19 +49,9 @@ for (const f of FILES) {
 // ---- the Python reference ----
 function python() {
   if (process.env.BENCH_PYTHON) return process.env.BENCH_PYTHON;
-  const venv = join(root, 'target/asvenv');
-  const py = join(venv, 'bin/python');
-  const has = () => existsSync(py) && spawnSync(py, ['-c', 'import agentscope'], { stdio: 'ignore' }).status === 0;
-  if (!has()) {
-    try {
-      run('python3', ['-m', 'venv', venv]);
-      run(py, ['-m', 'pip', 'install', '--quiet', 'agentscope==2.0.11']);
-    } catch (e) {
-      log(`no Python reference: ${e.message}`);
-      return null;
-    }
-  }
-  return has() ? py : null;
+  const r = spawnSync(join(root, 'scripts/reference-venv'), { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) log('no Python reference: bench/RESULTS.md says "not run"');
+  return r.status === 0 ? r.stdout.trim() : null;
 }
 const reference = {};
 const py = python();

@@ -1,0 +1,37 @@
+//! Whole streams through a Session: any bytes, in any chunks, with any options, never
+//! panic, and a checkpoint restores to the same messages. The first byte picks the
+//! options and the chunk size.
+#![no_main]
+
+use agentscope_message::{Session, SessionOptions, ToolCallMatch};
+use libfuzzer_sys::fuzz_target;
+
+fn messages(session: &Session) -> Vec<String> {
+    session.messages().map(|m| m.to_json()).collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, bytes)) = data.split_first() else {
+        return;
+    };
+    let options = SessionOptions {
+        strict: mode & 1 != 0,
+        dedup: mode & 2 != 0,
+        tool_call_match: if mode & 4 != 0 {
+            ToolCallMatch::Newest
+        } else {
+            ToolCallMatch::First
+        },
+    };
+    let mut session = Session::new(options);
+    for chunk in bytes.chunks(usize::from(mode >> 3) + 1) {
+        // after a refused event the frames behind it wait for the next feed
+        let mut result = session.feed(chunk);
+        while result.is_err() {
+            result = session.feed(b"");
+        }
+    }
+    while session.end().is_err() {}
+    let restored = Session::restore(&session.checkpoint()).expect("a checkpoint restores");
+    assert_eq!(messages(&restored), messages(&session));
+});
