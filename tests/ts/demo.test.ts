@@ -4,7 +4,7 @@
 // backend agree. Logs are only ever framed by the package (`splitEvents`) or the CLI.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -301,4 +301,117 @@ test("the demo server survives bad requests and keeps a bounded number of sessio
   } finally {
     await own.close();
   }
+});
+
+/** Hostile strings, each placed in every field a model or tool controls. */
+const XSS = [
+  "<script>window.pwned=1</script>",
+  "<img src=x onerror=window.pwned=2>",
+  "<svg onload=window.pwned=3>",
+  '<iframe src="javascript:window.pwned=4"></iframe>',
+  "[click](javascript:window.pwned=5)",
+  '<a href="javascript:window.pwned=6">x</a>',
+  '<button data-action="approve">Approve</button>',
+  '<div id="status">fake status</div>',
+  '<form id="controls"><input name="speed"></form>',
+  '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=window.pwned=10&gt;">',
+  "<style>body{display:none}</style>",
+  "<link rel=stylesheet href=http://evil.example/x.css>",
+  "![tracker](http://evil.example/track.png)",
+  '<img src="http://evil.example/pixel.gif">',
+  '<video><source onerror="window.pwned=15"></video>',
+  "<body onload=window.pwned=16>",
+  "<details open ontoggle=window.pwned=17>",
+  '<object data="javascript:window.pwned=18"></object>',
+  '<embed src="javascript:window.pwned=19">',
+  '<meta http-equiv="refresh" content="0;url=http://evil.example/">',
+  '<base href="http://evil.example/">',
+  '"><script>window.pwned=22</script>',
+  "javascript:window.pwned=23",
+  '<a href="data:text/html,<script>alert(1)</script>">d</a>',
+  "<input autofocus onfocus=window.pwned=25>",
+  "<marquee onstart=window.pwned=26>",
+  '<noscript><p title="</noscript><img src=x onerror=window.pwned=27>">',
+  "<template><script>window.pwned=28</script></template>",
+  "\u202e<b>rtl</b> override",
+  '<a href="http://evil.example/" id="chat">x</a>',
+  '<svg><a xlink:href="javascript:window.pwned=31"><text>x</text></a></svg>',
+  '<img srcset="http://evil.example/a.png 1x">',
+  "<audio src=http://evil.example/a.mp3 autoplay>",
+  '<div style="background:url(http://evil.example/bg.png)">bg</div>',
+];
+
+test("an XSS corpus in every model-controlled field: no script, dialog, navigation, control or foreign request", async () => {
+  const R = "xss";
+  let n = 0;
+  const ev = (type: string, fields: Json) => JSON.stringify({ id: `e${++n}`, created_at: "2026-01-01T00:00:00.000000", type, reply_id: R, ...fields });
+  const lines = [ev("REPLY_START", { session_id: "s", name: XSS[0] })];
+  XSS.forEach((x, i) => {
+    lines.push(ev("TEXT_BLOCK_START", { block_id: `t${i}` }), ev("TEXT_BLOCK_DELTA", { block_id: `t${i}`, delta: x }), ev("TEXT_BLOCK_END", { block_id: `t${i}` }));
+    lines.push(ev("THINKING_BLOCK_START", { block_id: `th${i}` }), ev("THINKING_BLOCK_DELTA", { block_id: `th${i}`, delta: x }));
+    lines.push(ev("TOOL_CALL_START", { tool_call_id: `c${i}`, tool_call_name: x }), ev("TOOL_CALL_DELTA", { tool_call_id: `c${i}`, delta: x }), ev("TOOL_CALL_END", { tool_call_id: `c${i}` }));
+    lines.push(ev("TOOL_RESULT_START", { tool_call_id: `c${i}`, tool_call_name: x }), ev("TOOL_RESULT_TEXT_DELTA", { tool_call_id: `c${i}`, delta: x }), ev("TOOL_RESULT_END", { tool_call_id: `c${i}`, state: "success" }));
+    lines.push(ev("HINT_BLOCK", { block_id: `h${i}`, source: x, hint: x }));
+    lines.push(ev("DATA_BLOCK_START", { block_id: `d${i}`, media_type: "image/png", name: x }));
+  });
+  // data sources from another host (image and tool output) and a hostile media type
+  lines.push(ev("DATA_BLOCK_DELTA", { block_id: "d0", media_type: "image/png", url: "http://evil.example/img.png" }));
+  lines.push(ev("DATA_BLOCK_DELTA", { block_id: "d1", media_type: 'image/png"><script>window.pwned=99</script>', url: "https://evil.example/x.png" }));
+  lines.push(ev("TOOL_RESULT_START", { tool_call_id: "cx", tool_call_name: "f" }), ev("TOOL_RESULT_DATA_DELTA", { tool_call_id: "cx", block_id: "o", media_type: "image/png", url: "https://evil.example/out.png" }));
+  const file = join(out, "xss.jsonl");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(file, lines.join("\n") + "\n");
+
+  const { page, errors } = await open("f_tool_image", "&autoplay=0");
+  const host = new URL(server.url).host;
+  const foreign: string[] = [];
+  const dialogs: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith("data:") && new URL(r.url()).host !== host) foreign.push(r.url());
+  });
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.waitForSelector('body[data-ready="1"]');
+  const url = page.url();
+  await page.setInputFiles("#file", file);
+  await done(page);
+  await page.waitForTimeout(300);
+  const found = await page.evaluate(() => {
+    const chat = document.getElementById("chat")!;
+    const w = window as unknown as { pwned?: number };
+    return {
+      pwned: w.pwned ?? null,
+      // the page's own elements are still the ones its code finds by id
+      status: document.getElementById("status")?.closest("#chat") === null,
+      chatIsPage: document.getElementById("chat") === chat && chat.closest("body") === document.body,
+      ids: [...chat.querySelectorAll("[id]")].map((e) => e.id),
+      banned: [...chat.querySelectorAll("script,iframe,object,embed,svg,math,style,link,meta,base,form,input,video,template,noscript,marquee,details[ontoggle]")].map((e) => e.tagName),
+      buttons: [...chat.querySelectorAll("button")].map((b) => b.className),
+      images: [...chat.querySelectorAll("img")].map((i) => (i.getAttribute("src") ?? "").slice(0, 11)),
+      handlers: [...chat.querySelectorAll("*")].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on") || a.name === "style").map((a) => a.name)),
+      links: [...chat.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")!).filter((h) => !/^(https?:|mailto:|#)/.test(h)),
+      loadButtons: chat.querySelectorAll("button.load-media").length,
+    };
+  });
+  assert.equal(found.pwned, null);
+  assert.deepEqual(dialogs, []);
+  assert.equal(page.url(), url, "no navigation");
+  assert.deepEqual(foreign, [], "no request to another host");
+  assert.ok(found.status && found.chatIsPage);
+  assert.deepEqual(found.ids, []);
+  assert.deepEqual(found.banned, []);
+  assert.deepEqual(found.handlers, []);
+  assert.deepEqual(found.links, [], "only http(s), mailto and fragment links");
+  assert.ok(found.buttons.every((c) => c === "load-media"), `buttons: ${found.buttons}`);
+  assert.ok(found.images.every((s) => s.startsWith("data:image")), `images: ${found.images}`);
+  assert.equal(found.loadButtons, 2, "remote images wait for a click (the hostile media type is not shown)");
+  assert.ok(XSS.length >= 30);
+  // the hostile strings are shown as text where they are text (a tool's arguments)
+  assert.ok((await page.locator("pre.tool-args").first().textContent())?.includes("<script>"));
+  await page.locator("button.load-media").first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "xss.png") });
+  assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
+  await page.close();
 });

@@ -31,9 +31,34 @@ const state = {
 
 // ---------- safe rendering ----------
 
-/** Markdown → sanitised HTML (model text never reaches the DOM unsanitised). */
+// Model text is sanitised with an allow-list: formatting and links only. No ids, classes,
+// data attributes, forms, buttons, images, media, SVG or MathML: nothing the page's own
+// code looks up, nothing that fetches from another host without a click.
+const ALLOWED_TAGS = ["p", "br", "hr", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "a",
+  "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td"];
+const PURIFY = { ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "start", "align"], ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i };
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A") {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer nofollow");
+  }
+});
+// a markdown image becomes a link to it: the browser fetches nothing until it is clicked
+marked.use({ renderer: { image: ({ href, text }) => `<a href="${escapeHtml(href)}">[image: ${escapeHtml(text || href)}]</a>` } });
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Markdown → sanitised HTML (model text never reaches the DOM unsanitised). Text the
+ * markdown parser cannot take (it throws on some pathological nesting) is shown as is. */
 function markdown(text) {
-  return DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true, breaks: true }));
+  try {
+    return DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true, breaks: true }), PURIFY);
+  } catch {
+    return escapeHtml(text);
+  }
 }
 
 function el(tag, className, text) {
@@ -45,7 +70,8 @@ function el(tag, className, text) {
 
 const MEDIA_TYPE = /^(image|audio)\/[\w.+-]+$/;
 
-/** An <img>/<audio> for image or audio data from base64 or an http(s) URL; else a note. */
+/** An <img>/<audio> for image or audio data from base64 or a `data:` URL; an http(s) URL
+ * is a button that loads it only when clicked (no request to another host on its own). */
 function media(source, name) {
   const type = source.media_type ?? "";
   if (!MEDIA_TYPE.test(type)) return el("div", "note", `[${type || "data"} not shown]`);
@@ -60,15 +86,37 @@ function media(source, name) {
     } catch {
       return el("div", "note", "[invalid URL]");
     }
-    if (url.protocol !== "https:" && url.protocol !== "http:") return el("div", "note", `[${url.protocol} URL not shown]`);
-    src = url.href;
+    if (url.protocol === "data:" && /^data:(image|audio)\/[\w.+-]+;base64,[A-Za-z0-9+/=]*$/.test(url.href)) {
+      src = url.href;
+    } else if (url.protocol !== "https:" && url.protocol !== "http:") {
+      return el("div", "note", `[${url.protocol} URL not shown]`);
+    } else {
+      const load = el("button", "load-media", `Load ${type.split("/")[0]} from ${url.host}`);
+      load.type = "button";
+      load.addEventListener("click", () => load.replaceWith(mediaNode(type, url.href, name)));
+      return load;
+    }
   }
+  return mediaNode(type, src, name);
+}
+
+function mediaNode(type, src, name) {
   const node = document.createElement(type.startsWith("image/") ? "img" : "audio");
   node.src = src;
   if (node.tagName === "AUDIO") node.controls = true;
   else node.alt = name ?? "image from the tool";
   node.className = "media";
   return node;
+}
+
+/** The page's own decision buttons: the handler is bound here, to this element (model
+ * text cannot make a button the page would act on). */
+function action(button, decision) {
+  button.type = "button";
+  button.classList.add("decision"); // model text has no classes (the allow-list)
+  button.dataset.action = decision; // for tests and styles only: never read by a handler
+  button.addEventListener("click", () => decide(decision, button));
+  return button;
 }
 
 function badge(state) {
@@ -117,16 +165,13 @@ function renderBlock(block, old) {
       node.append(head, el("pre", "tool-args", toolArgs(block)));
       if (block.state === "asking") {
         const actions = el("div", "actions");
-        const approve = el("button", "approve", "Approve");
-        approve.dataset.action = "approve";
-        const deny = el("button", "deny", "Deny");
-        deny.dataset.action = "deny";
+        const approve = action(el("button", "approve", "Approve"), "approve");
+        const deny = action(el("button", "deny", "Deny"), "deny");
         actions.append(el("span", "", "Run this tool?"), approve, deny);
         node.append(actions);
       } else if (block.state === "submitted") {
         const actions = el("div", "actions awaiting");
-        const submit = el("button", "approve", "Send the recorded answer");
-        submit.dataset.action = "submit";
+        const submit = action(el("button", "approve", "Send the recorded answer"), "submit");
         actions.append(el("span", "", "Awaiting the client: this tool runs outside the agent."), submit);
         node.append(actions);
       }
@@ -392,7 +437,7 @@ async function play(id, speed) {
 }
 
 async function decide(decision, button) {
-  for (const b of document.querySelectorAll("button[data-action]")) b.disabled = true;
+  for (const b of document.querySelectorAll("button.decision")) b.disabled = true;
   const asked = state.session ? waiting(state.session.getSnapshot()) : [];
   const res = await fetch("/api/decide", {
     method: "POST",
@@ -406,7 +451,7 @@ async function decide(decision, button) {
   } else {
     const { error } = await res.json().catch(() => ({ error: res.statusText }));
     status(error, true);
-    for (const b of document.querySelectorAll("button[data-action]")) b.disabled = false;
+    for (const b of document.querySelectorAll("button.decision")) b.disabled = false;
     button?.focus();
   }
 }
@@ -456,10 +501,6 @@ $("scenario").addEventListener("change", () => {
   const s = state.scenarios.find((x) => x.id === $("scenario").value);
   $("description").textContent = s?.description ?? "";
 });
-$("chat").addEventListener("click", (e) => {
-  const button = e.target.closest("button[data-action]");
-  if (button) decide(button.dataset.action, button);
-});
 $("file").addEventListener("change", () => {
   const file = $("file").files?.[0];
   if (file) replayFile(file);
@@ -476,8 +517,9 @@ document.addEventListener("drop", (e) => {
   if (file) replayFile(file);
 });
 
-// for tests and curious developers: the visible text of a markdown string
+// for tests and curious developers: a markdown string as the page renders it
 window.__demo = {
+  markdownHtml: (md) => markdown(md),
   markdownToText(md) {
     const node = document.createElement("template"); // inert: loads nothing
     node.innerHTML = markdown(md);
