@@ -3,12 +3,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AssistantMsg } from "../../pkg/dist/index.js";
+import { Session } from "../../pkg/dist/session.js";
 import { wasmExports } from "../../pkg/dist/init-node.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const memory = () => wasmExports.memory.buffer.byteLength;
 const MB = 1 << 20;
 const text = "x".repeat(10_000);
+const heap = () => process.memoryUsage().heapUsed;
 
 function build(): AssistantMsg {
   const msg = new AssistantMsg({ name: "Friday", content: [], id: "r" });
@@ -40,4 +42,56 @@ test("forgotten messages are reclaimed by the garbage collector", { skip: gc ===
   }
   // without reclamation this would be about 200 MB more
   assert.ok(memory() - base <= 48 * MB, `grew by ${(memory() - base) / MB} MB`);
+});
+
+/** 100k cycles of a small message (create → append → drop) and of a session (create →
+ * feed → read → drop), with `free()` and without (left to the garbage collector, which
+ * runs its finalizers only when the loop yields). */
+test("100k create → append → drop cycles keep the JS heap and wasm memory flat", { skip: gc === undefined }, async () => {
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc!();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  };
+  const sse = new TextEncoder().encode(
+    'data: {"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a"}\n\n' +
+      'data: {"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}\n\n' +
+      'data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"hello"}\n\n',
+  );
+  const small = () => {
+    const msg = new AssistantMsg({ name: "Friday", content: [], id: "r" });
+    msg.appendEvent({ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" });
+    msg.appendEvent({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "hello" });
+    return msg;
+  };
+  const session = () => {
+    const s = new Session();
+    s.feed(sse);
+    s.getSnapshot();
+    return s;
+  };
+  for (const [name, make, free] of [
+    ["message, free()", small, true],
+    ["message, dropped", small, false],
+    ["session, free()", session, true],
+    ["session, dropped", session, false],
+  ] as const) {
+    for (let i = 0; i < 2000; i++) {
+      const x = make();
+      if (free) x.free();
+    }
+    await settle();
+    const [wasm0, heap0] = [memory(), heap()];
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 2000; i++) {
+        const x = make();
+        if (free) x.free();
+      }
+      await settle(); // a loop that never yields must call free(): finalizers run between turns
+    }
+    const [dw, dh] = [(memory() - wasm0) / MB, (heap() - heap0) / MB];
+    assert.ok(dw <= 4, `${name}: wasm memory grew by ${dw.toFixed(1)} MB over 100k cycles`);
+    assert.ok(dh <= 8, `${name}: JS heap grew by ${dh.toFixed(1)} MB over 100k cycles`);
+  }
 });
