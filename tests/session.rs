@@ -325,6 +325,15 @@ fn the_cli_escapes_control_characters_of_the_input_in_errors() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
     assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "{stderr:?}");
+    // line and paragraph separators and bidi overrides, echoed by a serde error message
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a","role":"x\u2028\u2029\u202ey"}"#;
+    let out = cli(&["replay", "-"], Some(start.as_bytes()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    for c in ['\u{2028}', '\u{2029}', '\u{202e}'] {
+        assert!(!stderr.contains(c), "{c:?} in {stderr:?}");
+    }
+    assert!(stderr.contains("x\\u{2028}\\u{2029}\\u{202e}y"), "{stderr:?}");
 }
 
 #[test]

@@ -105,8 +105,9 @@ struct ReplayArgs {
 /// bidirectional controls of the input are escaped, so input cannot forge output lines
 /// or reorder what a terminal shows.
 fn printable(text: &str) -> String {
+    // bidi controls, and the line and paragraph separators (a terminal may break there)
     let bidi =
-        |c: char| matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+        |c: char| matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() || bidi(c) {
