@@ -69,3 +69,17 @@ export function expectString(value: unknown, what: string): string {
   if (typeof value !== "string") throw new MsgError("invalid_argument", `${what} must be a string, got ${typeof value}`);
   return value;
 }
+
+/** JSON text of an object argument (`JSON.stringify`); `invalid_argument` for anything
+ * else, and for what `JSON.stringify` throws on (BigInt, cycles, a throwing getter, too
+ * deep a nesting). */
+export function toJSONText(value: unknown, what: string): string {
+  if (typeof value !== "object" || value === null) {
+    throw new MsgError("invalid_argument", `${what} must be an object or JSON text, got ${value === null ? "null" : typeof value}`);
+  }
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    throw new MsgError("invalid_argument", `${what} cannot be written as JSON: ${(e as Error).message}`);
+  }
+}

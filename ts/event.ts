@@ -3,7 +3,7 @@
 import "#init";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { parseEvent as wasmParseEvent } from "./wasm/agentscope_message.js";
-import { MsgError, call } from "./errors.js";
+import { call, toJSONText } from "./errors.js";
 
 export type { AgentEvent };
 
@@ -111,9 +111,6 @@ export type CustomEvent = EventOf<"CUSTOM">;
  * Throws `MsgError` (`invalid_json`, `invalid_event`; the message names the field).
  */
 export function parseEvent(event: AgentEvent | string): AgentEvent {
-  if (typeof event !== "string" && (typeof event !== "object" || event === null)) {
-    throw new MsgError("invalid_argument", "an event must be an object or JSON text");
-  }
-  const json = typeof event === "string" ? event : JSON.stringify(event);
+  const json = typeof event === "string" ? event : toJSONText(event, "an event");
   return JSON.parse(call(() => wasmParseEvent(json))) as AgentEvent;
 }

@@ -7,7 +7,7 @@ import {
 } from "./wasm/agentscope_message.js";
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
-import { MsgError, call, expectString } from "./errors.js";
+import { MsgError, call, expectString, toJSONText } from "./errors.js";
 import { applyChanges, type MessageChanges } from "./snapshot.js";
 
 export { EventType } from "./event.js";
@@ -271,18 +271,6 @@ export class Msg {
 
 type Factory = "user" | "assistant" | "system";
 
-/** JSON text of an object argument; `invalid_argument` for anything else. */
-function toJSONText(value: unknown, what: string): string {
-  if (typeof value !== "object" || value === null) {
-    throw new MsgError("invalid_argument", `${what} must be an object or JSON text, got ${value === null ? "null" : typeof value}`);
-  }
-  try {
-    return JSON.stringify(value);
-  } catch (e) {
-    throw new MsgError("invalid_argument", `${what} cannot be written as JSON: ${(e as Error).message}`);
-  }
-}
-
 /** A block-type filter as the core takes it: null, a string, or a list of strings. */
 function blockTypes(type: unknown): string | string[] | null {
   if (type === undefined || type === null) return null;
@@ -297,7 +285,7 @@ function create(role: Factory, options: MsgOptions | AssistantMsgOptions): MsgHa
   }
   const { name, content, ...rest } = options;
   const contentJSON = typeof content === "string" ? JSON.stringify(content) : toJSONText(content, "content");
-  return call(() => MsgHandle.create(role, expectString(name, "name"), contentJSON, JSON.stringify(rest)));
+  return call(() => MsgHandle.create(role, expectString(name, "name"), contentJSON, toJSONText(rest, "the options")));
 }
 
 /**

@@ -5,7 +5,7 @@ import { jsonrepair } from "jsonrepair";
 import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
-import { MsgError, call, expectString } from "./errors.js";
+import { MsgError, call, expectString, toJSONText } from "./errors.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
 
 const FREED: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
@@ -240,7 +240,7 @@ export class Session {
    * `"applied"` or the skip code. Throws `MsgError` for a refused event.
    */
   apply(event: AgentEvent | string): Outcome {
-    const json = typeof event === "string" ? event : eventText(event);
+    const json = typeof event === "string" ? event : toJSONText(event, "an event");
     const h = this.#h;
     try {
       return call(() => h.applyJSON(json)) as Outcome;
@@ -459,17 +459,6 @@ async function* fromStream(
     // stopped early (an abort, a refused event): let the source go, e.g. close the connection
     if (!finished) await reader.cancel(signal?.reason).catch(() => {});
     reader.releaseLock();
-  }
-}
-
-function eventText(event: unknown): string {
-  if (typeof event !== "object" || event === null) {
-    throw new MsgError("invalid_argument", "an event must be an object or JSON text");
-  }
-  try {
-    return JSON.stringify(event);
-  } catch (e) {
-    throw new MsgError("invalid_argument", `an event cannot be written as JSON: ${(e as Error).message}`);
   }
 }
 

@@ -30,3 +30,7 @@ export declare class MsgError extends Error {
 export declare function call<T>(f: () => T): T;
 /** Throws `invalid_argument` unless `value` is a string. */
 export declare function expectString(value: unknown, what: string): string;
+/** JSON text of an object argument (`JSON.stringify`); `invalid_argument` for anything
+ * else, and for what `JSON.stringify` throws on (BigInt, cycles, a throwing getter, too
+ * deep a nesting). */
+export declare function toJSONText(value: unknown, what: string): string;

@@ -199,3 +199,26 @@ test("a failing host clock or missing crypto never breaks the module (no JS exce
   assert.match(again.id, /^[0-9a-f]{32}$/);
   again.free();
 });
+
+test("arguments JSON.stringify cannot write are a MsgError (invalid_argument), not a TypeError", async () => {
+  const { parseEvent } = await import("../../pkg/dist/event.js");
+  const { Session } = await import("../../pkg/dist/session.js");
+  const cyclic: Record<string, unknown> = { type: "CUSTOM", name: "x" };
+  cyclic.value = cyclic;
+  const big = { type: "CUSTOM", name: "x", value: { n: 1n } };
+  const getter = { type: "CUSTOM", name: "x", get value() { throw new Error("boom"); } };
+  let deep: unknown = {};
+  for (let i = 0; i < 100_000; i++) deep = { d: deep };
+  const invalid = (f: () => unknown) =>
+    assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  for (const event of [cyclic, big, getter]) {
+    invalid(() => parseEvent(event as never));
+    invalid(() => new Session().apply(event as never));
+    invalid(() => new AssistantMsg({ name: "a", content: [] }).appendEvent(event as never));
+  }
+  invalid(() => new AssistantMsg({ name: "a", content: [], usage: { input_tokens: 1n, output_tokens: 2 } as never }));
+  invalid(() => new AssistantMsg({ name: "a", content: [], metadata: cyclic }));
+  invalid(() => new AssistantMsg({ name: "a", content: [], metadata: { deep } }));
+  // and the module keeps working
+  assert.equal(parseEvent({ type: "CUSTOM", name: "x" } as never).type, "CUSTOM");
+});
