@@ -58,12 +58,17 @@ pub enum MsgError {
     /// A checkpoint that [`crate::Session::restore`] cannot read.
     #[error("{0}")]
     InvalidCheckpoint(String),
+    /// Input past a configured cap (`SessionOptions::max_frame_bytes`): the frame is
+    /// dropped, nothing else changes.
+    #[error("{0}")]
+    LimitExceeded(String),
 }
 
 impl MsgError {
     /// The stable code of this error: `role_violation`, `invalid_role`, `invalid_content`,
     /// `invalid_msg`, `invalid_event`, `invalid_json`, `invalid_base64`, `invalid_url`,
-    /// `base64_after_url`, `no_reply`, `invalid_stream`, `invalid_checkpoint`, or for a
+    /// `base64_after_url`, `no_reply`, `invalid_stream`, `invalid_checkpoint`,
+    /// `limit_exceeded`, or for a
     /// strict session's refusal the [`Skip::code`].
     pub fn code(&self) -> &'static str {
         match self {
@@ -80,6 +85,7 @@ impl MsgError {
             MsgError::InvalidStream(_) => "invalid_stream",
             MsgError::Strict(skip, _) => skip.code(),
             MsgError::InvalidCheckpoint(_) => "invalid_checkpoint",
+            MsgError::LimitExceeded(_) => "limit_exceeded",
         }
     }
 }

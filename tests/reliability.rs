@@ -158,3 +158,80 @@ fn fuzz_finding_a_double_round_trips_to_its_last_place() {
     assert!((a - 25_555_555_555_155_555_555.0).abs() <= a * f64::EPSILON);
     assert!(a == b || (a - b).abs() <= a * f64::EPSILON, "{a} vs {b}");
 }
+
+mod frame_limit {
+    use agentscope_message::{Session, SessionOptions};
+
+    const START: &str = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a"}"#;
+    const OPEN: &str = r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}"#;
+
+    fn delta(text: &str) -> String {
+        format!(r#"{{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"{text}"}}"#)
+    }
+
+    /// Feeds `stream` in `chunk`-byte pieces; the codes of the errors, then the text.
+    fn run(stream: &str, chunk: usize, max: usize) -> (Vec<&'static str>, String) {
+        let mut session = Session::new(SessionOptions {
+            max_frame_bytes: max,
+            ..SessionOptions::default()
+        });
+        let mut codes = Vec::new();
+        for piece in stream.as_bytes().chunks(chunk) {
+            let mut result = session.feed(piece);
+            while let Err(e) = result {
+                codes.push(e.code());
+                result = session.feed(b"");
+            }
+        }
+        if let Err(e) = session.end() {
+            codes.push(e.code());
+        }
+        let text = session
+            .get("r")
+            .map(|m| m.get_text_content("").unwrap_or_default())
+            .unwrap_or_default();
+        (codes, text)
+    }
+
+    #[test]
+    fn a_frame_over_the_cap_is_refused_and_the_stream_goes_on() {
+        let long = delta(&"x".repeat(500));
+        let (a, b) = (delta("a"), delta("b"));
+        let sse = [START, OPEN, &a, &long, &b].map(|e| format!("data: {e}\n\n")).concat();
+        let jsonl = [START, OPEN, &a, &long, &b].map(|e| format!("{e}\n")).concat();
+        for chunk in [1, 7, 4096] {
+            assert_eq!(
+                run(&sse, chunk, 200),
+                (vec!["limit_exceeded"], "ab".to_owned()),
+                "SSE in {chunk}"
+            );
+            assert_eq!(
+                run(&jsonl, chunk, 200),
+                (vec!["limit_exceeded"], "ab".to_owned()),
+                "JSON Lines in {chunk}"
+            );
+            // under the cap (and by default) everything is applied
+            assert_eq!(run(&sse, chunk, 600).1, format!("a{}b", "x".repeat(500)));
+            assert_eq!(run(&jsonl, chunk, usize::MAX).0, Vec::<&str>::new());
+        }
+        // a JSON array cannot be read past an element it did not keep: it stops there
+        let array = format!("[{START},{OPEN},{a},{long},{b}]");
+        assert_eq!(run(&array, 7, 200), (vec!["limit_exceeded"], "a".to_owned()));
+    }
+
+    #[test]
+    fn a_line_without_an_end_is_not_held_past_the_cap() {
+        // 64 MiB of a comment-free line, in 64 KiB chunks: refused once, at its end
+        let mut session = Session::new(SessionOptions {
+            max_frame_bytes: 1 << 16,
+            ..SessionOptions::default()
+        });
+        session.feed(format!("{START}\n").as_bytes()).expect("a reply");
+        let chunk = vec![b'x'; 1 << 16];
+        for _ in 0..1024 {
+            session.feed(&chunk).expect("nothing complete yet");
+        }
+        assert_eq!(session.feed(b"\n").map_err(|e| e.code()), Err("limit_exceeded"));
+        assert_eq!(session.len(), 1);
+    }
+}

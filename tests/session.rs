@@ -486,3 +486,16 @@ fn framing_edge_cases_do_not_depend_on_the_split() {
     assert_eq!(framed(b"[\"a\" \"b\"]"), [Err("invalid_stream")]);
     assert_eq!(framed(b"[ ]"), []);
 }
+
+#[test]
+fn the_cli_caps_frames_with_max_frame_bytes() {
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a"}"#;
+    let long = format!(r#"{{"type":"CUSTOM","name":"{}"}}"#, "x".repeat(300));
+    let input = format!("{start}\n{long}\n");
+    let out = cli(&["replay", "--max-frame-bytes", "200", "-"], Some(input.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error[limit_exceeded] at event 2"), "{stderr}");
+    let out = cli(&["replay", "-"], Some(input.as_bytes()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

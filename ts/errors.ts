@@ -17,6 +17,7 @@ export type MsgErrorCode =
   | "no_reply"
   | "invalid_stream"
   | "invalid_checkpoint"
+  | "limit_exceeded"
   | "unknown_block"
   | "unknown_reply"
   | "after_end"

@@ -34,6 +34,12 @@ export interface SessionOptions {
    * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
    */
   toolCallMatch?: "first" | "newest";
+  /**
+   * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
+   * bytes; default 64 MiB. A longer one throws `MsgError` (`limit_exceeded`) and is
+   * dropped without being held whole; SSE and JSON Lines streams go on after it.
+   */
+  maxFrameBytes?: number;
 }
 
 /** How the session framed its input, detected from the first bytes. */
@@ -141,7 +147,7 @@ export class Session {
     if (typeof options !== "object" || options === null) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
-    const { strict, dedup, toolCallMatch, ...rest } = options;
+    const { strict, dedup, toolCallMatch, maxFrameBytes, ...rest } = options;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
     for (const [name, value] of [["strict", strict], ["dedup", dedup]] as const) {
@@ -152,7 +158,15 @@ export class Session {
     if (toolCallMatch !== undefined && toolCallMatch !== "first" && toolCallMatch !== "newest") {
       throw new MsgError("invalid_argument", 'session option toolCallMatch must be "first" or "newest"');
     }
-    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first" });
+    if (maxFrameBytes !== undefined && !(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes > 0 && maxFrameBytes <= 2 ** 32)) {
+      throw new MsgError("invalid_argument", "session option maxFrameBytes must be an integer from 1 to 2^32");
+    }
+    const json = JSON.stringify({
+      strict: !!strict,
+      dedup: !!dedup,
+      tool_call_match: toolCallMatch ?? "first",
+      ...(maxFrameBytes === undefined ? {} : { max_frame_bytes: maxFrameBytes }),
+    });
     this.#handle = call(() => SessionHandle.create(json));
   }
 

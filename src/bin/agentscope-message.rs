@@ -6,6 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agentscope_message::session::DEFAULT_MAX_FRAME_BYTES;
 use agentscope_message::{Msg, MsgError, Session, SessionError, SessionOptions, ToolCallMatch};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -53,6 +54,10 @@ enum Command {
         /// Which tool call a repeated tool-call id names.
         #[arg(long, value_enum, default_value_t = Match::First)]
         tool_call_match: Match,
+        /// The longest frame (SSE data, JSON Lines line, JSON array element) in bytes; a
+        /// longer one is refused (error[limit_exceeded], exit 1) without being held in memory.
+        #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FRAME_BYTES)]
+        max_frame_bytes: usize,
         /// Print what was skipped or suspicious to stderr, one JSON object per line.
         #[arg(long)]
         diagnostics: bool,
@@ -175,6 +180,7 @@ fn main() -> ExitCode {
             strict,
             dedup,
             tool_call_match,
+            max_frame_bytes,
             diagnostics,
             file,
         } => {
@@ -185,6 +191,7 @@ fn main() -> ExitCode {
                     Match::First => ToolCallMatch::First,
                     Match::Newest => ToolCallMatch::Newest,
                 },
+                max_frame_bytes,
             };
             replay(ReplayArgs {
                 initial,

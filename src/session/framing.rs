@@ -66,16 +66,28 @@ pub struct Framer {
     /// only one at the very start of the stream
     past_start: bool,
     sse: Option<SseParser>,
+    sse_overflows: u64,
     lines: Lines,
     array: ArrayScanner,
     queue: VecDeque<Result<Frame, MsgError>>,
     ended: bool,
+    /// the longest frame (0: no cap; see `SessionOptions::max_frame_bytes`)
+    max_frame: usize,
 }
 
 impl Framer {
     /// A framer that detects the framing from the first bytes.
     pub fn new() -> Framer {
         Framer::default()
+    }
+
+    /// A framer that refuses frames longer than `max_frame` bytes (`limit_exceeded`; 0 is
+    /// no cap), without holding them whole.
+    pub fn with_max_frame(max_frame: usize) -> Framer {
+        Framer {
+            max_frame,
+            ..Framer::default()
+        }
     }
 
     /// A framer for a known framing (no detection).
@@ -145,8 +157,15 @@ impl Framer {
 
     fn start(&mut self, framing: Framing) {
         self.framing = Some(framing);
-        if framing == Framing::Sse {
-            self.sse = Some(SseParser::new());
+        let cap = if self.max_frame == 0 {
+            usize::MAX
+        } else {
+            self.max_frame
+        };
+        match framing {
+            Framing::Sse => self.sse = Some(SseParser::new().max_buffer(cap)),
+            Framing::JsonLines => self.lines.max = cap,
+            Framing::JsonArray => self.array.max = cap,
         }
     }
 
@@ -217,6 +236,11 @@ impl Framer {
 
     fn drain_sse(&mut self) {
         let Some(sse) = &mut self.sse else { return };
+        // an oversized block was dropped by the parser (in stream order: it never held it)
+        if sse.overflows() > self.sse_overflows {
+            self.sse_overflows = sse.overflows();
+            self.queue.push_back(Err(too_long(self.max_frame)));
+        }
         while let Some(event) = sse.next_event() {
             // a frame without data is a keep-alive (the parser already drops empty ones)
             if event.data.trim().is_empty() {
@@ -235,6 +259,9 @@ impl Framer {
 #[derive(Debug, Default)]
 struct Lines {
     line: Vec<u8>,
+    max: usize,
+    /// the line being read is past `max`: its bytes are dropped until its end
+    oversized: bool,
     /// the previous chunk ended with `\r`: a `\n` starting this one belongs to it
     held_cr: bool,
 }
@@ -246,7 +273,7 @@ impl Lines {
             chunk = chunk.strip_prefix(b"\n").unwrap_or(chunk);
         }
         while let Some(at) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
-            self.line.extend_from_slice(&chunk[..at]);
+            self.take(&chunk[..at]);
             self.emit(out);
             let cr = chunk[at] == b'\r';
             chunk = &chunk[at + 1..];
@@ -258,7 +285,17 @@ impl Lines {
                 }
             }
         }
-        self.line.extend_from_slice(chunk);
+        self.take(chunk);
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        if self.line.len() + bytes.len() > self.max {
+            self.oversized = true;
+            self.line = Vec::new();
+        }
+        if !self.oversized {
+            self.line.extend_from_slice(bytes);
+        }
     }
 
     fn end(&mut self, out: &mut VecDeque<Result<Frame, MsgError>>) {
@@ -266,6 +303,9 @@ impl Lines {
     }
 
     fn emit(&mut self, out: &mut VecDeque<Result<Frame, MsgError>>) {
+        if std::mem::take(&mut self.oversized) {
+            return out.push_back(Err(too_long(self.max)));
+        }
         let line = std::mem::take(&mut self.line);
         if line.iter().all(u8::is_ascii_whitespace) {
             return;
@@ -290,6 +330,7 @@ struct ArrayScanner {
     complete: bool,
     elements: usize,
     element: Vec<u8>,
+    max: usize,
 }
 
 impl ArrayScanner {
@@ -345,6 +386,11 @@ impl ArrayScanner {
                 _ => {}
             }
         }
+        if self.element.len() >= self.max {
+            self.failed = true;
+            self.element = Vec::new();
+            return out.push_back(Err(too_long(self.max)));
+        }
         self.element.push(b);
         if self.in_string {
             if self.escaped {
@@ -390,6 +436,12 @@ impl ArrayScanner {
         self.failed = true;
         out.push_back(Err(MsgError::InvalidStream(why.to_owned())));
     }
+}
+
+fn too_long(max: usize) -> MsgError {
+    MsgError::LimitExceeded(format!(
+        "a frame is longer than {max} bytes (max_frame_bytes); it is dropped"
+    ))
 }
 
 /// A frame of JSON text (white space around it dropped); `invalid_json` when the bytes are

@@ -22,9 +22,10 @@ use crate::outcome::{Outcome, Skip};
 use crate::reduce::ToolCallMatch;
 use framing::{Frame, Framer, Framing};
 
-/// How a [`Session`] treats what the reference would skip or repeat. Every option is off
-/// by default, which reproduces the reference (agentscope 2.0.11) exactly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// How a [`Session`] treats what the reference would skip or repeat, and its one cap.
+/// Every option is off by default, which reproduces the reference (agentscope 2.0.11)
+/// exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SessionOptions {
     /// Refuse, with a typed error naming the event, what the lenient session skips or only
@@ -40,6 +41,26 @@ pub struct SessionOptions {
     /// Which tool call (or result) a repeated tool-call id names: the first (the
     /// reference) or the newest.
     pub tool_call_match: ToolCallMatch,
+    /// The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
+    /// bytes; default [`DEFAULT_MAX_FRAME_BYTES`] (64 MiB). A longer one is a
+    /// `limit_exceeded` error and is dropped without being held whole in memory; SSE and
+    /// JSON Lines streams go on after it, a JSON array stops.
+    pub max_frame_bytes: usize,
+}
+
+/// The default [`SessionOptions::max_frame_bytes`]: 64 MiB (a 48 MB base64 image in one
+/// event fits).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 << 20;
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        SessionOptions {
+            strict: false,
+            dedup: false,
+            tool_call_match: ToolCallMatch::First,
+            max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+        }
+    }
 }
 
 /// A skipped or suspicious event, as a caller can read it after the fact.
@@ -148,6 +169,7 @@ impl Session {
     pub fn new(options: SessionOptions) -> Session {
         Session {
             options,
+            framer: Framer::with_max_frame(options.max_frame_bytes),
             ..Session::default()
         }
     }
@@ -197,7 +219,7 @@ impl Session {
     /// bytes. Messages, ended replies, applied event ids and the last SSE id are kept.
     /// Frames already complete but not yet applied (after a refused event) are dropped too.
     pub fn restart_stream(&mut self) {
-        self.framer = Framer::new();
+        self.framer = Framer::with_max_frame(self.options.max_frame_bytes);
     }
 
     /// The framing detected from the first bytes, once known.

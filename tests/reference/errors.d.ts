@@ -4,7 +4,7 @@
  * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
  * `unknown_event_type` come from a strict `Session` only.
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "unknown_event_type" | "freed" | "invalid_argument";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "unknown_event_type" | "freed" | "invalid_argument";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.

@@ -23,6 +23,12 @@ export interface SessionOptions {
      * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
      */
     toolCallMatch?: "first" | "newest";
+    /**
+     * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
+     * bytes; default 64 MiB. A longer one throws `MsgError` (`limit_exceeded`) and is
+     * dropped without being held whole; SSE and JSON Lines streams go on after it.
+     */
+    maxFrameBytes?: number;
 }
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";

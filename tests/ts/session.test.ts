@@ -386,3 +386,17 @@ test("international domain names in wasm: put in ASCII by the host's URL parser,
     }
   }
 });
+
+test("maxFrameBytes: a longer frame is a limit_exceeded MsgError and the stream goes on", () => {
+  const session = new Session({ maxFrameBytes: 200 });
+  const frame = (e: object) => `data: ${JSON.stringify(e)}\n\n`;
+  const delta = (t: string) => frame({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: t });
+  session.feed(frame({ type: "REPLY_START", session_id: "s", reply_id: "r", name: "a" }) + frame({ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" }));
+  assert.throws(() => session.feed(delta("a") + delta("x".repeat(300)) + delta("b")), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded");
+  session.feed(new Uint8Array());
+  session.end();
+  assert.equal((session.getSnapshot().messages[0]!.content[0] as { text: string }).text, "ab");
+  for (const bad of [0, -1, 1.5, "10", 2 ** 40]) {
+    assert.throws(() => new Session({ maxFrameBytes: bad as never }), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  }
+});
