@@ -22,6 +22,8 @@ fuzz_target!(|data: &[u8]| {
         } else {
             ToolCallMatch::First
         },
+        // a small cap now and then, so that oversized frames are met too
+        max_frame_bytes: if mode & 0x80 != 0 { 64 } else { 1 << 20 },
     };
     let mut session = Session::new(options);
     for chunk in bytes.chunks(usize::from(mode >> 3) + 1) {
