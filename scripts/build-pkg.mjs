@@ -32,7 +32,7 @@ run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", glue, wasmIn
 const wasmOut = join(glue, "agentscope_message_bg.wasm");
 if (!dev) {
   // -Oz, then flattening and re-looping the control flow and -Oz twice more: 2 KB gzip
-  // smaller than -Oz alone, the same speed (README, "Performance")
+  // smaller than -Oz alone, the same speed (README, "Benchmarks")
   const passes = ["-Oz", "--flatten", "--rereloop", "-Oz", "-Oz"];
   run(bin("wasm-opt"), [...passes, "--strip-debug", "--strip-producers", wasmOut, "-o", wasmOut]);
 }

@@ -499,3 +499,20 @@ fn the_cli_caps_frames_with_max_frame_bytes() {
     let out = cli(&["replay", "-"], Some(input.as_bytes()));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn validate_drops_a_byte_order_mark_and_escapes_file_names_in_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("msg.json");
+    let stored = std::fs::read(root().join("examples/recordings/a_plain_chat_zh_emoji/final_msg.json")).expect("read");
+    std::fs::write(&file, [b"\xEF\xBB\xBF".as_slice(), &stored].concat()).expect("write");
+    let out = cli(&["validate", file.to_str().expect("path")], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let missing = dir.path().join("no\x1b[31msuch");
+    let out = cli(&["validate", missing.to_str().expect("path")], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error[io]") && !stderr.contains('\x1b'),
+        "{stderr:?}"
+    );
+}

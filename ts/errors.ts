@@ -78,9 +78,13 @@ export function toJSONText(value: unknown, what: string): string {
   if (typeof value !== "object" || value === null) {
     throw new MsgError("invalid_argument", `${what} must be an object or JSON text, got ${value === null ? "null" : typeof value}`);
   }
+  let text: string | undefined;
   try {
-    return JSON.stringify(value);
+    text = JSON.stringify(value);
   } catch (e) {
     throw new MsgError("invalid_argument", `${what} cannot be written as JSON: ${(e as Error).message}`);
   }
+  // a `toJSON()` may return undefined (or a function): no JSON text at all
+  if (typeof text !== "string") throw new MsgError("invalid_argument", `${what} has no JSON text (its toJSON() gave none)`);
+  return text;
 }

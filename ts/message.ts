@@ -163,6 +163,9 @@ export class Msg {
    * throws that event's `MsgError`; the events before it stay applied.
    */
   appendEvents(events: Iterable<AgentEvent | string>): this {
+    if (typeof (events as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
+      throw new MsgError("invalid_argument", "appendEvents takes an iterable of events");
+    }
     for (const event of events) this.appendEvent(event);
     return this;
   }
@@ -320,7 +323,7 @@ export class SystemMsg extends Msg {
  * factory that throws or returns a non-string falls back to the default.
  */
 export function setIdFactory(factory: (() => string) | null): void {
-  wasmSetIdFactory(factory ?? undefined);
+  wasmSetIdFactory(expectFactory(factory, "setIdFactory"));
 }
 
 /**
@@ -329,5 +332,12 @@ export function setIdFactory(factory: (() => string) | null): void {
  * to the default.
  */
 export function setTimestampFactory(factory: (() => string) | null): void {
-  wasmSetTimestampFactory(factory ?? undefined);
+  wasmSetTimestampFactory(expectFactory(factory, "setTimestampFactory"));
+}
+
+/** A factory function, or `undefined` for `null` (the default); `invalid_argument` else. */
+function expectFactory(factory: unknown, what: string): (() => string) | undefined {
+  if (factory === null || factory === undefined) return undefined;
+  if (typeof factory !== "function") throw new MsgError("invalid_argument", `${what} takes a function or null`);
+  return factory as () => string;
 }

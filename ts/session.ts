@@ -207,12 +207,25 @@ export class Session {
         }
         return call(() => h.feedText(text));
       }
-      const bytes = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : chunk;
+      let bytes: unknown = chunk;
+      try {
+        if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk);
+      } catch (e) {
+        throw new MsgError("invalid_argument", `feed could not read the bytes: ${(e as Error).message}`);
+      }
       if (!(bytes instanceof Uint8Array)) {
         throw new MsgError("invalid_argument", "feed takes a Uint8Array, an ArrayBuffer or a string");
       }
       const held = this.#flushHigh(h);
-      return held + call(() => h.feedBytes(bytes));
+      return held + call(() => {
+        try {
+          return h.feedBytes(bytes);
+        } catch (e) {
+          // the glue could not copy the bytes (a detached buffer): nothing reached wasm
+          if (e instanceof TypeError) throw new MsgError("invalid_argument", `feed could not read the bytes: ${e.message}`);
+          throw e;
+        }
+      });
     } finally {
       this.#notify();
     }

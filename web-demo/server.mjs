@@ -124,7 +124,8 @@ function csp() {
 function delay(scenario, i, speed) {
   if (!(speed > 0) || i === 0) return 0;
   const gap = scenario.times[i] - scenario.times[i - 1];
-  return Math.min(Math.max(Number.isFinite(gap) ? gap : 30, 15), 400) / speed;
+  // at most 10 s whatever the speed (a tiny speed must not overflow the timer)
+  return Math.min(Math.min(Math.max(Number.isFinite(gap) ? gap : 30, 15), 400) / speed, 10_000);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

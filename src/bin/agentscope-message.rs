@@ -88,13 +88,25 @@ fn open(path: Option<&PathBuf>) -> io::Result<Box<dyn Read>> {
     }
 }
 
+/// The largest message file `validate` and `replay --initial` read (a stored message, not
+/// a stream: 1 GiB).
+const MAX_MSG_BYTES: u64 = 1 << 30;
+
 fn read_msg(path: &PathBuf) -> Result<Msg, String> {
     let mut bytes = Vec::new();
+    let shown = printable(&path.display().to_string());
     open(Some(path))
-        .and_then(|mut r| r.read_to_end(&mut bytes))
-        .map_err(|e| format!("error[io]: {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| MsgError::InvalidJson("the file is not UTF-8".into()));
-    text.and_then(|text| Msg::from_json(&text))
+        .and_then(|r| r.take(MAX_MSG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("error[io]: {shown}: {e}"))?;
+    let text = if bytes.len() as u64 > MAX_MSG_BYTES {
+        Err(MsgError::LimitExceeded(format!(
+            "{shown} is longer than {MAX_MSG_BYTES} bytes"
+        )))
+    } else {
+        String::from_utf8(bytes).map_err(|_| MsgError::InvalidJson("the file is not UTF-8".into()))
+    };
+    // a byte-order mark is dropped, as replay does
+    text.and_then(|text| Msg::from_json(text.strip_prefix('\u{FEFF}').unwrap_or(&text)))
         .map_err(|e| format!("error[{}]: {e}", e.code()))
 }
 
@@ -139,7 +151,7 @@ fn replay(args: ReplayArgs) -> Result<String, String> {
     let name = args
         .file
         .as_ref()
-        .map_or_else(|| "-".to_owned(), |p| p.display().to_string());
+        .map_or_else(|| "-".to_owned(), |p| printable(&p.display().to_string()));
     let mut input = open(args.file.as_ref()).map_err(|e| format!("error[io]: {name}: {e}"))?;
     let failed = |e: SessionError| format!("error[{}] {}", e.code(), printable(&e.to_string()));
     let mut buf = vec![0u8; 1 << 16];

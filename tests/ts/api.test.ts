@@ -222,3 +222,25 @@ test("arguments JSON.stringify cannot write are a MsgError (invalid_argument), n
   // and the module keeps working
   assert.equal(parseEvent({ type: "CUSTOM", name: "x" } as never).type, "CUSTOM");
 });
+
+test("more arguments of the wrong kind are MsgError (invalid_argument): no toJSON text, non-iterables, non-functions, detached bytes", async () => {
+  const { parseEvent } = await import("../../pkg/dist/event.js");
+  const { Session } = await import("../../pkg/dist/session.js");
+  const invalid = (f: () => unknown) =>
+    assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  const noText = { toJSON: () => undefined };
+  invalid(() => parseEvent(noText as never));
+  invalid(() => new Session().apply(noText as never));
+  invalid(() => new AssistantMsg({ name: "a", content: [] }).appendEvent(noText as never));
+  invalid(() => Msg.fromJSON(noText as never));
+  invalid(() => new AssistantMsg({ name: "a", content: [] }).appendEvents(123 as never));
+  invalid(() => setTimestampFactory("nope" as never));
+  invalid(() => setIdFactory(42 as never));
+  const buffer = new ArrayBuffer(8);
+  structuredClone(buffer, { transfer: [buffer] }); // detaches it
+  invalid(() => new Session().feed(buffer));
+  // and the module keeps working
+  const msg = new AssistantMsg({ name: "a", content: [], id: "r" });
+  msg.appendEvents([{ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" }]);
+  assert.equal(msg.content.length, 1);
+});
