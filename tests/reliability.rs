@@ -214,6 +214,18 @@ mod frame_limit {
             assert_eq!(run(&sse, chunk, 600).1, format!("a{}b", "x".repeat(500)));
             assert_eq!(run(&jsonl, chunk, usize::MAX).0, Vec::<&str>::new());
         }
+        // in stream order, whatever the chunking: fed whole, the events before the long
+        // frame are applied first, and the error is the 4th event
+        let mut session = Session::new(SessionOptions {
+            max_frame_bytes: 200,
+            ..SessionOptions::default()
+        });
+        let err = session.feed(sse.as_bytes()).expect_err("the long frame");
+        assert_eq!((err.code(), err.index), ("limit_exceeded", 4));
+        assert_eq!(
+            session.get("r").and_then(|m| m.get_text_content("")).as_deref(),
+            Some("a")
+        );
         // a JSON array cannot be read past an element it did not keep: it stops there
         let array = format!("[{START},{OPEN},{a},{long},{b}]");
         assert_eq!(run(&array, 7, 200), (vec!["limit_exceeded"], "a".to_owned()));

@@ -223,10 +223,19 @@ impl Framer {
     fn feed_framed(&mut self, chunk: &[u8]) {
         match self.framing {
             Some(Framing::Sse) => {
-                if let Some(sse) = &mut self.sse {
-                    sse.feed(chunk);
+                // pieces no longer than the cap: an oversized block then overflows in the
+                // piece where it passes the cap, after every event that ended before it
+                let piece = if self.max_frame == 0 {
+                    chunk.len()
+                } else {
+                    self.max_frame
+                };
+                for piece in chunk.chunks(piece.max(1)) {
+                    if let Some(sse) = &mut self.sse {
+                        sse.feed(piece);
+                    }
+                    self.drain_sse();
                 }
-                self.drain_sse();
             }
             Some(Framing::JsonLines) => self.lines.feed(chunk, &mut self.queue),
             Some(Framing::JsonArray) => self.array.feed(chunk, &mut self.queue),
@@ -236,7 +245,7 @@ impl Framer {
 
     fn drain_sse(&mut self) {
         let Some(sse) = &mut self.sse else { return };
-        // an oversized block was dropped by the parser (in stream order: it never held it)
+        // an oversized block was dropped by the parser (it never held it whole)
         if sse.overflows() > self.sse_overflows {
             self.sse_overflows = sse.overflows();
             self.queue.push_back(Err(too_long(self.max_frame)));

@@ -148,7 +148,7 @@ struct Meta<'a> {
 /// assert_eq!(session.diagnostics()[0].code, "named_sse_event");
 /// # Ok::<(), agentscope_message::SessionError>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Session {
     options: SessionOptions,
     framer: Framer,
@@ -164,13 +164,27 @@ pub struct Session {
     revision: u64,
 }
 
+impl Default for Session {
+    /// A session with the default options (those of the reference, and the default frame cap).
+    fn default() -> Session {
+        Session::new(SessionOptions::default())
+    }
+}
+
 impl Session {
     /// An empty session.
     pub fn new(options: SessionOptions) -> Session {
         Session {
             options,
             framer: Framer::with_max_frame(options.max_frame_bytes),
-            ..Session::default()
+            replies: Vec::new(),
+            by_reply: HashMap::new(),
+            last_reply: None,
+            applied: IndexSet::new(),
+            diagnostics: Vec::new(),
+            events: 0,
+            last_event_id: None,
+            revision: 0,
         }
     }
 
