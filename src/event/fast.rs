@@ -27,7 +27,7 @@ use crate::factory::{generate_id, generate_timestamp};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Hot<'a> {
-    #[serde(rename = "type", borrow, deserialize_with = "text")]
+    #[serde(rename = "type", borrow, deserialize_with = "delta_type")]
     event_type: Cow<'a, str>,
     #[serde(default, borrow, deserialize_with = "some_text")]
     id: Option<Cow<'a, str>>,
@@ -66,6 +66,16 @@ fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Cow<'de, str>, D::
         }
     }
     deserializer.deserialize_str(Text)
+}
+
+/// A `type` ending in `_DELTA`; any other stops the first pass at the `type` key (the
+/// full decoder reads those events; there is no point in reading them twice).
+fn delta_type<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Cow<'de, str>, D::Error> {
+    let tag = text(deserializer)?;
+    if !tag.ends_with("_DELTA") {
+        return Err(D::Error::custom("not a delta event"));
+    }
+    Ok(tag)
 }
 
 fn some_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Cow<'de, str>>, D::Error> {
