@@ -354,12 +354,14 @@ impl Msg {
             Some(data) => DataSource::Base64(Base64Source::new(data.clone(), &e.media_type)),
             None => DataSource::Url(URLSource::new(e.url.as_deref().unwrap_or_default(), &e.media_type)?),
         };
-        // merge target: the first base64 data block of the output with this block id
-        let target = match &result.output {
-            TextOrBlocks::Blocks(items) => items.iter().position(|item| {
+        // merge target: the first base64 data block of the output with this block id (a
+        // URL is never merged: no search)
+        let target = match (&result.output, &source) {
+            (_, DataSource::Url(_)) => None,
+            (TextOrBlocks::Blocks(items), _) => items.iter().position(|item| {
                 matches!(item, TextOrData::Data(d) if d.id == e.block_id && matches!(d.source, DataSource::Base64(_)))
             }),
-            TextOrBlocks::Text(_) => None,
+            (TextOrBlocks::Text(_), _) => None,
         };
         // decoded before anything changes: (target, the held string decoded if it is still
         // a string, the chunk); the held bytes are then extended in place, not copied
