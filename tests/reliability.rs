@@ -213,6 +213,8 @@ mod frame_limit {
             // under the cap (and by default) everything is applied
             assert_eq!(run(&sse, chunk, 600).1, format!("a{}b", "x".repeat(500)));
             assert_eq!(run(&jsonl, chunk, usize::MAX).0, Vec::<&str>::new());
+            // 0 is no cap
+            assert_eq!(run(&jsonl, chunk, 0), (vec![], format!("a{}b", "x".repeat(500))));
         }
         // in stream order, whatever the chunking: fed whole, the events before the long
         // frame are applied first, and the error is the 4th event

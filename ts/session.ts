@@ -36,8 +36,9 @@ export interface SessionOptions {
   toolCallMatch?: "first" | "newest";
   /**
    * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
-   * bytes; default 64 MiB. A longer one throws `MsgError` (`limit_exceeded`) and is
-   * dropped without being held whole; SSE and JSON Lines streams go on after it.
+   * bytes; default 64 MiB, 0 for no cap. A longer one throws `MsgError`
+   * (`limit_exceeded`) and is dropped without being held whole; SSE and JSON Lines
+   * streams go on after it.
    */
   maxFrameBytes?: number;
 }
@@ -158,8 +159,9 @@ export class Session {
     if (toolCallMatch !== undefined && toolCallMatch !== "first" && toolCallMatch !== "newest") {
       throw new MsgError("invalid_argument", 'session option toolCallMatch must be "first" or "newest"');
     }
-    if (maxFrameBytes !== undefined && !(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes > 0 && maxFrameBytes <= 2 ** 32)) {
-      throw new MsgError("invalid_argument", "session option maxFrameBytes must be an integer from 1 to 2^32");
+    // usize in wasm32: below 2^32; 0 is no cap, as in Rust and the CLI
+    if (maxFrameBytes !== undefined && !(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes >= 0 && maxFrameBytes < 2 ** 32)) {
+      throw new MsgError("invalid_argument", "session option maxFrameBytes must be an integer from 0 (no cap) to 2^32 - 1");
     }
     const json = JSON.stringify({
       strict: !!strict,

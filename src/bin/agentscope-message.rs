@@ -54,8 +54,9 @@ enum Command {
         /// Which tool call a repeated tool-call id names.
         #[arg(long, value_enum, default_value_t = Match::First)]
         tool_call_match: Match,
-        /// The longest frame (SSE data, JSON Lines line, JSON array element) in bytes; a
-        /// longer one is refused (error[limit_exceeded], exit 1) without being held in memory.
+        /// The longest frame (SSE data, JSON Lines line, JSON array element) in bytes (0: no
+        /// cap); a longer one is refused (error[limit_exceeded], exit 1) without being held in
+        /// memory.
         #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FRAME_BYTES)]
         max_frame_bytes: usize,
         /// Print what was skipped or suspicious to stderr, one JSON object per line.

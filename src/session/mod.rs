@@ -42,7 +42,7 @@ pub struct SessionOptions {
     /// reference) or the newest.
     pub tool_call_match: ToolCallMatch,
     /// The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
-    /// bytes; default [`DEFAULT_MAX_FRAME_BYTES`] (64 MiB). A longer one is a
+    /// bytes; default [`DEFAULT_MAX_FRAME_BYTES`] (64 MiB); 0 is no cap. A longer one is a
     /// `limit_exceeded` error and is dropped without being held whole in memory; SSE and
     /// JSON Lines streams go on after it, a JSON array stops.
     pub max_frame_bytes: usize,

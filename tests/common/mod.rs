@@ -9,8 +9,10 @@ pub mod session_cases;
 pub use check::*;
 
 use std::fs;
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::Write;
 use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;

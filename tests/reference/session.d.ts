@@ -25,8 +25,9 @@ export interface SessionOptions {
     toolCallMatch?: "first" | "newest";
     /**
      * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
-     * bytes; default 64 MiB. A longer one throws `MsgError` (`limit_exceeded`) and is
-     * dropped without being held whole; SSE and JSON Lines streams go on after it.
+     * bytes; default 64 MiB, 0 for no cap. A longer one throws `MsgError`
+     * (`limit_exceeded`) and is dropped without being held whole; SSE and JSON Lines
+     * streams go on after it.
      */
     maxFrameBytes?: number;
 }

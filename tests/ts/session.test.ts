@@ -396,7 +396,9 @@ test("maxFrameBytes: a longer frame is a limit_exceeded MsgError and the stream 
   session.feed(new Uint8Array());
   session.end();
   assert.equal((session.getSnapshot().messages[0]!.content[0] as { text: string }).text, "ab");
-  for (const bad of [0, -1, 1.5, "10", 2 ** 40]) {
+  for (const bad of [-1, 1.5, "10", 2 ** 32, 2 ** 40]) {
     assert.throws(() => new Session({ maxFrameBytes: bad as never }), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
   }
+  // the largest cap wasm32 takes, and 0 (no cap)
+  for (const ok of [0, 2 ** 32 - 1]) new Session({ maxFrameBytes: ok }).free();
 });
