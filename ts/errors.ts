@@ -1,6 +1,8 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
- * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
+ * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
+ * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
+ * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
  * `unknown_event_type` come from a strict `Session` only.
  */
@@ -24,7 +26,9 @@ export type MsgErrorCode =
   | "duplicate_block"
   | "unknown_event_type"
   | "freed"
-  | "invalid_argument";
+  | "invalid_argument"
+  | "init_failed"
+  | "not_initialized";
 
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
@@ -52,8 +56,25 @@ export class MsgError extends Error {
   }
 }
 
-/** Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}. */
+let ready = false;
+
+/** Called once the .wasm is instantiated (`load.ts`). */
+export function markReady(): void {
+  ready = true;
+}
+
+/**
+ * Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}; before the
+ * .wasm is loaded, throws `not_initialized` instead of calling it (every handle is made
+ * through here, so a method of an existing one needs no check).
+ */
 export function call<T>(f: () => T): T {
+  if (!ready) {
+    throw new MsgError(
+      "not_initialized",
+      "agentscope-message is not loaded yet: await init() from agentscope-message/init first",
+    );
+  }
   try {
     return f();
   } catch (e) {

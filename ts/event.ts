@@ -1,116 +1,26 @@
-// The 28 AgentScope 2.0 events: `EventType` and one type per event, tagged by `type`.
-// The event shapes are generated from the Rust core (tsify); this file names them.
-import "#init";
+// The 28 AgentScope 2.0 events (ts/event-type.ts) and `parseEvent`.
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { parseEvent as wasmParseEvent } from "./wasm/agentscope_message.js";
 import { call, toJSONText } from "./errors.js";
+import type { Wire } from "./message.js";
+import type { EventOf } from "./event-type.js";
 
-export type { AgentEvent };
+export * from "./event-type.js";
 
 /**
- * The `type` strings of the 28 events, as a value (`EventType.TEXT_BLOCK_DELTA`) and as
- * a type (`EventType` is the union of the strings), like AgentScope's `EventType`.
+ * An event as {@link parseEvent} returns it: every declared key present (`id`,
+ * `created_at`, `metadata` and the defaulted fields filled in), read-only.
  */
-export const EventType = {
-  REPLY_START: "REPLY_START",
-  REPLY_END: "REPLY_END",
-  MODEL_CALL_START: "MODEL_CALL_START",
-  MODEL_CALL_END: "MODEL_CALL_END",
-  TEXT_BLOCK_START: "TEXT_BLOCK_START",
-  TEXT_BLOCK_DELTA: "TEXT_BLOCK_DELTA",
-  TEXT_BLOCK_END: "TEXT_BLOCK_END",
-  DATA_BLOCK_START: "DATA_BLOCK_START",
-  DATA_BLOCK_DELTA: "DATA_BLOCK_DELTA",
-  DATA_BLOCK_END: "DATA_BLOCK_END",
-  THINKING_BLOCK_START: "THINKING_BLOCK_START",
-  THINKING_BLOCK_DELTA: "THINKING_BLOCK_DELTA",
-  THINKING_BLOCK_END: "THINKING_BLOCK_END",
-  HINT_BLOCK: "HINT_BLOCK",
-  TOOL_CALL_START: "TOOL_CALL_START",
-  TOOL_CALL_DELTA: "TOOL_CALL_DELTA",
-  TOOL_CALL_END: "TOOL_CALL_END",
-  TOOL_RESULT_START: "TOOL_RESULT_START",
-  TOOL_RESULT_TEXT_DELTA: "TOOL_RESULT_TEXT_DELTA",
-  TOOL_RESULT_DATA_DELTA: "TOOL_RESULT_DATA_DELTA",
-  TOOL_RESULT_END: "TOOL_RESULT_END",
-  EXCEED_MAX_ITERS: "EXCEED_MAX_ITERS",
-  REQUIRE_USER_CONFIRM: "REQUIRE_USER_CONFIRM",
-  REQUIRE_EXTERNAL_EXECUTION: "REQUIRE_EXTERNAL_EXECUTION",
-  USER_CONFIRM_RESULT: "USER_CONFIRM_RESULT",
-  USER_INTERRUPT: "USER_INTERRUPT",
-  EXTERNAL_EXECUTION_RESULT: "EXTERNAL_EXECUTION_RESULT",
-  CUSTOM: "CUSTOM",
-} as const satisfies { [K in AgentEvent["type"]]: K };
-
-/** One of the 28 event type strings. */
-export type EventType = (typeof EventType)[keyof typeof EventType];
-
-/** The event of a given `type`. */
-export type EventOf<T extends EventType> = Extract<AgentEvent, { type: T }>;
-
-/** `REPLY_START` */
-export type ReplyStartEvent = EventOf<"REPLY_START">;
-/** `REPLY_END` */
-export type ReplyEndEvent = EventOf<"REPLY_END">;
-/** `MODEL_CALL_START` */
-export type ModelCallStartEvent = EventOf<"MODEL_CALL_START">;
-/** `MODEL_CALL_END` */
-export type ModelCallEndEvent = EventOf<"MODEL_CALL_END">;
-/** `TEXT_BLOCK_START` */
-export type TextBlockStartEvent = EventOf<"TEXT_BLOCK_START">;
-/** `TEXT_BLOCK_DELTA` */
-export type TextBlockDeltaEvent = EventOf<"TEXT_BLOCK_DELTA">;
-/** `TEXT_BLOCK_END` */
-export type TextBlockEndEvent = EventOf<"TEXT_BLOCK_END">;
-/** `DATA_BLOCK_START` */
-export type DataBlockStartEvent = EventOf<"DATA_BLOCK_START">;
-/** `DATA_BLOCK_DELTA` */
-export type DataBlockDeltaEvent = EventOf<"DATA_BLOCK_DELTA">;
-/** `DATA_BLOCK_END` */
-export type DataBlockEndEvent = EventOf<"DATA_BLOCK_END">;
-/** `THINKING_BLOCK_START` */
-export type ThinkingBlockStartEvent = EventOf<"THINKING_BLOCK_START">;
-/** `THINKING_BLOCK_DELTA` */
-export type ThinkingBlockDeltaEvent = EventOf<"THINKING_BLOCK_DELTA">;
-/** `THINKING_BLOCK_END` */
-export type ThinkingBlockEndEvent = EventOf<"THINKING_BLOCK_END">;
-/** `HINT_BLOCK` */
-export type HintBlockEvent = EventOf<"HINT_BLOCK">;
-/** `TOOL_CALL_START` */
-export type ToolCallStartEvent = EventOf<"TOOL_CALL_START">;
-/** `TOOL_CALL_DELTA` */
-export type ToolCallDeltaEvent = EventOf<"TOOL_CALL_DELTA">;
-/** `TOOL_CALL_END` */
-export type ToolCallEndEvent = EventOf<"TOOL_CALL_END">;
-/** `TOOL_RESULT_START` */
-export type ToolResultStartEvent = EventOf<"TOOL_RESULT_START">;
-/** `TOOL_RESULT_TEXT_DELTA` */
-export type ToolResultTextDeltaEvent = EventOf<"TOOL_RESULT_TEXT_DELTA">;
-/** `TOOL_RESULT_DATA_DELTA` */
-export type ToolResultDataDeltaEvent = EventOf<"TOOL_RESULT_DATA_DELTA">;
-/** `TOOL_RESULT_END` */
-export type ToolResultEndEvent = EventOf<"TOOL_RESULT_END">;
-/** `EXCEED_MAX_ITERS` */
-export type ExceedMaxItersEvent = EventOf<"EXCEED_MAX_ITERS">;
-/** `REQUIRE_USER_CONFIRM` */
-export type RequireUserConfirmEvent = EventOf<"REQUIRE_USER_CONFIRM">;
-/** `REQUIRE_EXTERNAL_EXECUTION` */
-export type RequireExternalExecutionEvent = EventOf<"REQUIRE_EXTERNAL_EXECUTION">;
-/** `USER_CONFIRM_RESULT` */
-export type UserConfirmResultEvent = EventOf<"USER_CONFIRM_RESULT">;
-/** `USER_INTERRUPT` */
-export type UserInterruptEvent = EventOf<"USER_INTERRUPT">;
-/** `EXTERNAL_EXECUTION_RESULT` */
-export type ExternalExecutionResultEvent = EventOf<"EXTERNAL_EXECUTION_RESULT">;
-/** `CUSTOM` */
-export type CustomEvent = EventOf<"CUSTOM">;
+export type ParsedEvent = Wire<AgentEvent>;
 
 /**
  * Parses and validates an event (wire JSON text or object) like the reference's
  * `TypeAdapter(AgentEvent)`, filling `id`, `created_at`, `metadata` and defaulted fields.
  * Throws `MsgError` (`invalid_json`, `invalid_event`; the message names the field).
  */
-export function parseEvent(event: AgentEvent | string): AgentEvent {
+export function parseEvent<T extends AgentEvent>(event: T): Wire<EventOf<T["type"]>>;
+export function parseEvent(event: AgentEvent | string): ParsedEvent;
+export function parseEvent(event: AgentEvent | string): ParsedEvent {
   const json = typeof event === "string" ? event : toJSONText(event, "an event");
-  return JSON.parse(call(() => wasmParseEvent(json))) as AgentEvent;
+  return JSON.parse(call(() => wasmParseEvent(json))) as ParsedEvent;
 }

@@ -1,7 +1,6 @@
-// Node: read the .wasm from the package folder and instantiate it synchronously.
+// The zero-config import in node: reads the .wasm from the package folder and
+// instantiates it synchronously (no top-level await, so `require()` works too).
 import { readFileSync } from "node:fs";
-import { initSync } from "./wasm/agentscope_message.js";
+import { initNow } from "./load.js";
 
-export const wasmExports = initSync({
-  module: readFileSync(new URL("./wasm/agentscope_message_bg.wasm", import.meta.url)),
-});
+initNow(readFileSync(new URL("./wasm/agentscope_message_bg.wasm", import.meta.url)));

@@ -1,5 +1,5 @@
-// Browsers and bundlers: fetch and instantiate the .wasm next to the JS glue (a bundler
-// such as Vite picks the asset up from `new URL(..., import.meta.url)`).
-import init from "./wasm/agentscope_message.js";
+// The zero-config import in browsers and bundlers: waits for the .wasm next to the JS
+// glue (top-level await). `agentscope-message/init` leaves this to the app's `init()`.
+import { init } from "./load.js";
 
-export const wasmExports = await init();
+await init();

@@ -1,5 +1,4 @@
 // `Msg` and its factories: a thin class over the wasm handle that owns the message.
-import "#init";
 import {
   MsgHandle,
   setIdFactory as wasmSetIdFactory,
@@ -248,11 +247,11 @@ export class Msg {
   }
 
   /** The blocks of a type (or of any of several types; all blocks when omitted). */
-  getContentBlocks<T extends ContentBlockType>(type: T): Extract<ContentBlock, { type: T }>[];
-  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[];
-  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[] {
+  getContentBlocks<T extends ContentBlockType>(type: T): readonly Extract<ContentBlock, { type: T }>[];
+  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): readonly ContentBlock[];
+  getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): readonly ContentBlock[] {
     const content = this.toJSON().content;
-    return Array.from(this.#h.contentBlockIndices(blockTypes(type)), (i) => content[i]!);
+    return Object.freeze(Array.from(this.#h.contentBlockIndices(blockTypes(type)), (i) => content[i]!));
   }
 
   /** Whether the message has blocks of a type (or of any of several; any when omitted). */
@@ -323,7 +322,8 @@ export class SystemMsg extends Msg {
  * factory that throws or returns a non-string falls back to the default.
  */
 export function setIdFactory(factory: (() => string) | null): void {
-  wasmSetIdFactory(expectFactory(factory, "setIdFactory"));
+  const f = expectFactory(factory, "setIdFactory");
+  call(() => wasmSetIdFactory(f));
 }
 
 /**
@@ -332,7 +332,8 @@ export function setIdFactory(factory: (() => string) | null): void {
  * to the default.
  */
 export function setTimestampFactory(factory: (() => string) | null): void {
-  wasmSetTimestampFactory(expectFactory(factory, "setTimestampFactory"));
+  const f = expectFactory(factory, "setTimestampFactory");
+  call(() => wasmSetTimestampFactory(f));
 }
 
 /** A factory function, or `undefined` for `null` (the default); `invalid_argument` else. */

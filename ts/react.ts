@@ -1,5 +1,6 @@
 // `agentscope-message/react`: React hooks over a `Session` (react is an optional peer
 // dependency of the package; this subpath is the only one that imports it).
+import "#init";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 

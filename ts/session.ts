@@ -1,6 +1,5 @@
 // `Session`: one AgentScope event stream, from network bytes to UI snapshots, over the
 // wasm core's `Session` (framing, decoding, routing by reply_id, reducing, diagnostics).
-import "#init";
 import { jsonrepair } from "jsonrepair";
 import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./event.js";

@@ -89,10 +89,11 @@ const STATIC = [
 const IMPORT_MAP = JSON.stringify({
   imports: {
     "agentscope-message": "/pkg/index.js",
-    "agentscope-message/message": "/pkg/message.js",
-    "agentscope-message/session": "/pkg/session.js",
+    "agentscope-message/message": "/pkg/entry-message.js",
+    "agentscope-message/session": "/pkg/entry-session.js",
     jsonrepair: "/vendor/jsonrepair/index.js",
     "#init": "/pkg/init-web.js",
+    "#wasm": "/pkg/wasm-web.js",
     marked: "/vendor/marked/marked.esm.js",
     dompurify: "/vendor/dompurify/purify.es.mjs",
   },

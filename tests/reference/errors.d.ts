@@ -1,10 +1,12 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
- * message used after `free()`) and `invalid_argument` (a JS argument of the wrong type).
+ * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
+ * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
+ * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
  * `unknown_event_type` come from a strict `Session` only.
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "unknown_event_type" | "freed" | "invalid_argument";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -26,7 +28,13 @@ export declare class MsgError extends Error {
         sseId?: string;
     });
 }
-/** Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}. */
+/** Called once the .wasm is instantiated (`load.ts`). */
+export declare function markReady(): void;
+/**
+ * Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}; before the
+ * .wasm is loaded, throws `not_initialized` instead of calling it (every handle is made
+ * through here, so a method of an existing one needs no check).
+ */
 export declare function call<T>(f: () => T): T;
 /** Throws `invalid_argument` unless `value` is a string. */
 export declare function expectString(value: unknown, what: string): string;

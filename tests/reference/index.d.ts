@@ -1,4 +1,2 @@
-export * from "./message.js";
-export * from "./event.js";
-export * from "./session.js";
-export { MsgError, type MsgErrorCode } from "./errors.js";
+import "#init";
+export * from "./api.js";

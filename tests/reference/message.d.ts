@@ -1,4 +1,3 @@
-import "#init";
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 export { EventType } from "./event.js";
@@ -165,10 +164,10 @@ export declare class Msg {
      */
     getTextContent(separator?: string): string | null;
     /** The blocks of a type (or of any of several types; all blocks when omitted). */
-    getContentBlocks<T extends ContentBlockType>(type: T): Extract<ContentBlock, {
+    getContentBlocks<T extends ContentBlockType>(type: T): readonly Extract<ContentBlock, {
         type: T;
     }>[];
-    getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[];
+    getContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): readonly ContentBlock[];
     /** Whether the message has blocks of a type (or of any of several; any when omitted). */
     hasContentBlocks(type?: ContentBlockType | readonly ContentBlockType[] | null): boolean;
     /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */

@@ -1,4 +1,3 @@
-import "#init";
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { MsgError } from "./errors.js";

@@ -1,7 +1,7 @@
 // The documentation's TypeScript example ("TypeScript 支持" in the AgentScope message and
 // event page), unchanged except for the import path. `stream` is a recorded AgentScope
 // stream (examples/recordings/c_react_3_tools_2_iters), read as the page reads SSE.
-import { Msg, AssistantMsg, EventType } from "../../pkg/dist/message.js";
+import { Msg, AssistantMsg, EventType } from "../../pkg/dist/entry-message.js";
 import type { AgentEvent } from "../../pkg/dist/event.js";
 import { recordingEvents, root } from "./helpers.ts";
 

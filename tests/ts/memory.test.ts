@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AssistantMsg } from "../../pkg/dist/index.js";
 import { Session } from "../../pkg/dist/session.js";
-import { wasmExports } from "../../pkg/dist/init-node.js";
+import { wasmExports } from "../../pkg/dist/load.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const memory = () => wasmExports.memory.buffer.byteLength;
+const memory = () => wasmExports!.memory.buffer.byteLength;
 const MB = 1 << 20;
 const text = "x".repeat(10_000);
 const heap = () => process.memoryUsage().heapUsed;

@@ -83,14 +83,90 @@ test("node ESM imports the installed package", () => {
   assert.equal(out.session, expectedText);
 });
 
+// the page of the explicit entry: constants first, init() on demand
+const explicitPage = `<script type="module">
+import { EventType } from "agentscope-message/constants";
+import { init, MsgError, UserMsg } from "agentscope-message/init";
+const steps = { constant: EventType.TEXT_BLOCK_DELTA };
+steps.requestsBeforeInit = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length;
+try { new UserMsg({ name: "u", content: "hi" }); } catch (e) { steps.beforeInit = e.code; }
+try { await init("/missing.wasm"); } catch (e) { steps.missing = [e instanceof MsgError ? "MsgError" : String(e), e.code]; }
+await init();
+await init("/missing.wasm"); // loaded: resolves at once, nothing fetched
+steps.text = new UserMsg({ name: "u", content: "hi" }).getTextContent();
+// the zero-config subpath the consumer imports finds the module loaded: nothing fetched
+const { rebuild } = await import("/consumer.mjs");
+steps.rebuilt = rebuild(await (await fetch("/events.json")).json()).json;
+document.body.dataset.result = JSON.stringify(steps);
+</script>`;
+
+test("node: the explicit entry loads on init() only, rejects a bad .wasm with a MsgError, and retries", () => {
+  writeFileSync(
+    join(scratch, "explicit.mjs"),
+    `let instantiations = 0;
+for (const name of ["instantiate", "compile"]) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = (...args) => { instantiations++; return original.apply(WebAssembly, args); };
+}
+const OriginalModule = WebAssembly.Module;
+WebAssembly.Module = new Proxy(OriginalModule, { construct(target, args) { instantiations++; return new target(...args); } });
+const { EventType, MsgError: ConstantsMsgError } = await import("agentscope-message/constants");
+const afterConstants = instantiations;
+const { init, MsgError, UserMsg, Session } = await import("agentscope-message/init");
+const afterImport = instantiations;
+const out = { constant: EventType.REPLY_END, afterConstants, afterImport, sameError: ConstantsMsgError === MsgError };
+const code = (f) => { try { f(); return "no error"; } catch (e) { return e instanceof MsgError ? e.code : String(e); } };
+out.beforeInit = [code(() => new UserMsg({ name: "u", content: "x" })), code(() => new Session())];
+out.bad = await init(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 9])).then(() => "resolved", (e) => [e instanceof MsgError, e.code]);
+const { readFileSync } = await import("node:fs");
+const { createRequire } = await import("node:module");
+const wasmPath = createRequire(import.meta.url).resolve("agentscope-message").replace(/index\.js$/, "wasm/agentscope_message_bg.wasm");
+const module = new OriginalModule(readFileSync(wasmPath));
+await Promise.all([init(module), init(module)]);
+await init(new Uint8Array(1));
+out.text = new UserMsg({ name: "u", content: "x" }).getTextContent();
+const main = await import("agentscope-message");
+out.sameClass = main.UserMsg === UserMsg;
+console.log(JSON.stringify(out));
+`,
+  );
+  const out = JSON.parse(execFileSync("node", ["explicit.mjs"], { cwd: scratch, encoding: "utf8" }));
+  assert.deepEqual(out, {
+    constant: "REPLY_END",
+    afterConstants: 0,
+    afterImport: 0,
+    sameError: true,
+    beforeInit: ["not_initialized", "not_initialized"],
+    bad: [true, "init_failed"],
+    text: "x",
+    sameClass: true,
+  });
+});
+
+test("node: require() and the zero-config subpaths load the .wasm synchronously", () => {
+  writeFileSync(
+    join(scratch, "require.cjs"),
+    `const { UserMsg } = require("agentscope-message");
+const { parseEvent } = require("agentscope-message/event");
+const { Session } = require("agentscope-message/session");
+console.log(JSON.stringify([new UserMsg({ name: "u", content: "r" }).getTextContent(), parseEvent({ type: "USER_INTERRUPT", reply_id: "r" }).type, typeof new Session().feed]));
+`,
+  );
+  const out = JSON.parse(execFileSync("node", ["require.cjs"], { cwd: scratch, encoding: "utf8" }));
+  assert.deepEqual(out, ["r", "USER_INTERRUPT", "function"]);
+});
+
 test("a browser page loads the installed package", async () => {
   const pkgDir = "/node_modules/agentscope-message/dist";
   const page = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <script type="importmap">${JSON.stringify({
     imports: {
       "agentscope-message": `${pkgDir}/index.js`,
-      "agentscope-message/message": `${pkgDir}/message.js`,
+      "agentscope-message/message": `${pkgDir}/entry-message.js`,
+      "agentscope-message/init": `${pkgDir}/explicit.js`,
+      "agentscope-message/constants": `${pkgDir}/constants.js`,
       "#init": `${pkgDir}/init-web.js`,
+      "#wasm": `${pkgDir}/wasm-web.js`,
       jsonrepair: "/node_modules/jsonrepair/lib/esm/index.js",
     },
   })}</script></head><body>
@@ -102,6 +178,7 @@ out.session = viaSession(new Uint8Array(await (await fetch("/events.sse")).array
 document.body.dataset.result = JSON.stringify(out);
 </script></body></html>`;
   writeFileSync(join(scratch, "index.html"), page);
+  writeFileSync(join(scratch, "explicit.html"), page.replace(/<script type="module">[\s\S]*<\/script>/, explicitPage));
   const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
   const server: Server = createServer((req, res) => {
     const path = join(scratch, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
@@ -130,6 +207,29 @@ document.body.dataset.result = JSON.stringify(out);
     assert.equal(out.code, "invalid_event");
     assert.equal(out.json, expectedText);
     assert.equal(out.session, expectedText);
+
+    // the explicit entry: no .wasm requested until init(); a 404 is a MsgError the page
+    // catches, then the default location loads
+    const explicit = await browser.newPage();
+    const wasmRequests: string[] = [];
+    explicit.on("request", (r) => {
+      if (r.url().endsWith(".wasm")) wasmRequests.push(new URL(r.url()).pathname);
+    });
+    const explicitErrors: string[] = [];
+    explicit.on("pageerror", (e) => explicitErrors.push(String(e)));
+    await explicit.goto(`http://127.0.0.1:${port}/explicit.html`);
+    await explicit.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
+    const steps = JSON.parse((await explicit.evaluate(() => document.body.dataset.result)) as string);
+    assert.deepEqual(explicitErrors, []);
+    assert.deepEqual(steps, {
+      constant: "TEXT_BLOCK_DELTA",
+      requestsBeforeInit: 0,
+      beforeInit: "not_initialized",
+      missing: ["MsgError", "init_failed"],
+      text: "hi",
+      rebuilt: expectedText,
+    });
+    assert.deepEqual(wasmRequests, ["/missing.wasm", `${pkgDir}/wasm/agentscope_message_bg.wasm`]);
   } finally {
     await browser.close();
     server.close();

@@ -2,7 +2,17 @@
 // expect-error directive compiles, i.e. if the public types stop catching these mistakes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AssistantMsg, EventType, type AgentEvent, type ContentBlock, type EventOf, type TextBlockDeltaEvent } from "../../pkg/dist/index.js";
+import {
+  AssistantMsg,
+  EventType,
+  parseEvent,
+  type AgentEvent,
+  type ContentBlock,
+  type EventOf,
+  type ParsedEvent,
+  type TextBlockDeltaEvent,
+} from "../../pkg/dist/index.js";
+import type * as Constants from "../../pkg/dist/constants.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const assertType = <T extends true>(): T => true as T;
@@ -42,5 +52,28 @@ test("public types", () => {
   }
   const texts = msg.getContentBlocks("text");
   assertType<Equal<(typeof texts)[number]["type"], "text">>();
+  // the list is read-only (and frozen), like `content`
+  // @ts-expect-error no push on a readonly array
+  assert.throws(() => texts.push(texts[0]!), TypeError);
   assert.equal(texts.length, 0);
+
+  // parseEvent fills id, created_at and metadata: they are no longer optional
+  const parsed = parseEvent({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "x" });
+  const parsedId: string = parsed.id;
+  const parsedDelta: string = parsed.delta;
+  // @ts-expect-error read-only
+  const write = () => (parsed.delta = "y");
+  void write;
+  const anyParsed: ParsedEvent = parseEvent(JSON.stringify(ok));
+  if (anyParsed.type === "TOOL_CALL_START") {
+    const created: string = anyParsed.created_at;
+    void created;
+  }
+  assert.equal(typeof parsedId, "string");
+  assert.equal(parsedDelta, "x");
+
+  // the constants entry names the same types
+  assertType<Equal<Constants.AgentEvent, AgentEvent>>();
+  assertType<Equal<Constants.ContentBlock, ContentBlock>>();
+  assertType<Equal<Constants.EventType, EventType>>();
 });

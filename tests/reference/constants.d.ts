@@ -1,0 +1,6 @@
+export * from "./event-type.js";
+export { EventType } from "./event-type.js";
+export { MsgError, type MsgErrorCode } from "./errors.js";
+export type * from "./message.js";
+export type * from "./session.js";
+export type { WasmSource } from "./load.js";

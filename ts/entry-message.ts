@@ -1,0 +1,4 @@
+// `agentscope-message/message`: loads the .wasm on import, like the main entry.
+import "#init";
+
+export * from "./message.js";

@@ -1,0 +1,55 @@
+// Loading the .wasm: `init()`, the explicit entry's promise, and the synchronous load of
+// the zero-config import in node. Both mark the package ready (`errors.ts`).
+import initWasm, { initSync, type InitInput, type InitOutput } from "./wasm/agentscope_message.js";
+import { defaultWasm } from "#wasm";
+import { MsgError, markReady } from "./errors.js";
+
+/**
+ * Where {@link init} gets the .wasm: a URL to fetch (`string` or `URL`), its bytes
+ * (`ArrayBuffer`, a typed array or `Buffer`), a compiled `WebAssembly.Module`, or a
+ * fetch `Response` — or a promise of one. (Typed loosely so that a project without the
+ * DOM library can name it.)
+ */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | object;
+
+let loaded = false;
+/** The instance's exports once loaded (its `memory`, for the package's own tests). */
+export let wasmExports: InitOutput | undefined;
+let pending: Promise<void> | undefined;
+
+/**
+ * Loads and instantiates the .wasm; resolves once every other export of the package can
+ * be used. Without `source`: the `agentscope_message_bg.wasm` shipped next to the JS
+ * (fetched in a browser, a bundler emits it as an asset; read from the package folder
+ * in node). Idempotent: once loaded (by an earlier call or by the zero-config import
+ * `agentscope-message`), it resolves at once and ignores `source`; concurrent calls
+ * share one load. A failed load can be retried.
+ *
+ * Rejects with `MsgError` code `init_failed` (a 404, no network, a Content Security
+ * Policy without `'wasm-unsafe-eval'`, bytes that are not this package's .wasm); the
+ * message carries the host's reason.
+ */
+export function init(source?: WasmSource | Promise<WasmSource>): Promise<void> {
+  if (loaded) return Promise.resolve();
+  pending ??= (async () => {
+    try {
+      const input = await (source ?? defaultWasm());
+      wasmExports = await initWasm(input === undefined ? undefined : { module_or_path: input as InitInput });
+    } catch (e) {
+      pending = undefined;
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new MsgError("init_failed", `could not load agentscope-message's .wasm: ${reason}`);
+    }
+    loaded = true;
+    markReady();
+  })();
+  return pending;
+}
+
+/** Instantiates the .wasm from its bytes synchronously (the zero-config import in node). */
+export function initNow(bytes: ArrayBufferView): void {
+  if (loaded) return;
+  wasmExports = initSync({ module: bytes as Uint8Array<ArrayBuffer> });
+  loaded = true;
+  markReady();
+}
