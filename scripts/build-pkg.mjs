@@ -5,7 +5,7 @@
 //
 // Usage: node scripts/build-pkg.mjs [--dev]   (--dev: no wasm-opt, faster)
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
@@ -39,8 +39,33 @@ if (!dev) {
 
 const pkg = join(root, "pkg");
 rmSync(pkg, { recursive: true, force: true });
-run(bin("tsc"), ["-p", "ts/tsconfig.json"]);
+// typescript (7) by path: the aliased typescript-5.9 / -6.0 of the type tests may own .bin/tsc
+run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", "ts/tsconfig.json"]);
 cpSync(glue, join(pkg, "dist/wasm"), { recursive: true });
+// The declarations must type-check in a project without the DOM library (node-only, with
+// skipLibCheck off): the glue's loader types name DOM / WebAssembly globals, written here
+// structurally (only ts/load.ts uses them); and a side-effect `import "#init"` carries no
+// types (TypeScript 6 refuses it under node10 resolution), so it is left out of the .d.ts.
+const domFree = [
+  ["export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;",
+    "export type InitInput = string | URL | ArrayBuffer | ArrayBufferView | object;"],
+  ["export type SyncInitInput = BufferSource | WebAssembly.Module;",
+    "export type SyncInitInput = ArrayBuffer | ArrayBufferView | object;"],
+  ["readonly memory: WebAssembly.Memory;", "readonly memory: { readonly buffer: ArrayBuffer };"],
+  ["readonly __wbindgen_externrefs: WebAssembly.Table;", "readonly __wbindgen_externrefs: unknown;"],
+];
+const glueTypes = join(pkg, "dist/wasm/agentscope_message.d.ts");
+let glueText = readFileSync(glueTypes, "utf8");
+for (const [from, to] of domFree) {
+  if (!glueText.includes(from)) throw new Error(`build-pkg: the glue's declarations changed, no ${from}`);
+  glueText = glueText.replace(from, to);
+}
+writeFileSync(glueTypes, glueText);
+for (const f of readdirSync(join(pkg, "dist")).filter((f) => f.endsWith(".d.ts"))) {
+  const path = join(pkg, "dist", f);
+  const text = readFileSync(path, "utf8");
+  if (text.includes('import "#init";\n')) writeFileSync(path, text.replace('import "#init";\n', ""));
+}
 for (const f of ["package.json", "README.md"]) cpSync(join(root, "pkg-template", f), join(pkg, f));
 cpSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
 const version = /^version = "(.*)"$/m.exec(readFileSync(join(root, "Cargo.toml"), "utf8"))[1];

@@ -5,6 +5,7 @@ import {
   setTimestampFactory as wasmSetTimestampFactory,
 } from "./wasm/agentscope_message.js";
 import type * as Gen from "./wasm/agentscope_message.js";
+import type { ReplyFinishedReason, Role } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { MsgError, call, expectString, toJSONText } from "./errors.js";
 import { applyChanges, type MessageChanges } from "./snapshot.js";
@@ -48,14 +49,20 @@ export type DataSource = Wire<Gen.DataSource>;
 export type Usage = Wire<Gen.Usage>;
 /** The error a reply ended with. */
 export type ErrorInfo = Wire<Gen.ErrorInfo>;
-/** `user`, `assistant` or `system`. */
-export type Role = Gen.Role;
-/** `completed`, `interrupted`, `exceed_max_iters` or `error`. */
-export type ReplyFinishedReason = Gen.ReplyFinishedReason;
-/** `pending`, `asking`, `allowed`, `submitted` or `finished`. */
-export type ToolCallState = Gen.ToolCallState;
-/** `success`, `error`, `interrupted`, `denied` or `running`. */
-export type ToolResultState = Gen.ToolResultState;
+// The string unions, re-exported as the generated declarations name them (not aliased),
+// so that a declaration emit of an inferred snapshot type can name them from the package
+// (TS2742 / TS2883 otherwise): `Role`, `ReplyFinishedReason`, `FinishedReason`,
+// `ToolCallState`, `ToolResultState`, `ErrorType`, `PermissionBehavior`, `BlockKind`.
+export type {
+  Role,
+  ReplyFinishedReason,
+  FinishedReason,
+  ToolCallState,
+  ToolResultState,
+  ErrorType,
+  PermissionBehavior,
+  BlockKind,
+} from "./wasm/agentscope_message.js";
 /** A message's wire JSON: `{name, content, role, id, metadata, created_at, usage,
  * finished_at, finished_reason, structured_output, error}`, keys in that order. */
 export type MsgJSON = Wire<Gen.Msg>;

@@ -1405,10 +1405,10 @@ export function splitEvents(stream: Uint8Array | number[]): string[];
  */
 export function start(): void;
 
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type InitInput = string | URL | ArrayBuffer | ArrayBufferView | object;
 
 export interface InitOutput {
-    readonly memory: WebAssembly.Memory;
+    readonly memory: { readonly buffer: ArrayBuffer };
     readonly __wbg_msghandle_free: (a: number, b: number) => void;
     readonly __wbg_sessionhandle_free: (a: number, b: number) => void;
     readonly msghandle_appendEvent: (a: number, b: number, c: number) => [number, number];
@@ -1448,13 +1448,13 @@ export interface InitOutput {
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
-    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_externrefs: unknown;
     readonly __externref_table_dealloc: (a: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
     readonly __wbindgen_start: () => void;
 }
 
-export type SyncInitInput = BufferSource | WebAssembly.Module;
+export type SyncInitInput = ArrayBuffer | ArrayBufferView | object;
 
 /**
  * Instantiates the given `module`, which can either be bytes or

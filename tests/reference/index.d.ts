@@ -1,2 +1,1 @@
-import "#init";
 export * from "./api.js";

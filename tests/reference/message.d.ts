@@ -1,4 +1,5 @@
 import type * as Gen from "./wasm/agentscope_message.js";
+import type { ReplyFinishedReason, Role } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 export { EventType } from "./event.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
@@ -47,14 +48,7 @@ export type DataSource = Wire<Gen.DataSource>;
 export type Usage = Wire<Gen.Usage>;
 /** The error a reply ended with. */
 export type ErrorInfo = Wire<Gen.ErrorInfo>;
-/** `user`, `assistant` or `system`. */
-export type Role = Gen.Role;
-/** `completed`, `interrupted`, `exceed_max_iters` or `error`. */
-export type ReplyFinishedReason = Gen.ReplyFinishedReason;
-/** `pending`, `asking`, `allowed`, `submitted` or `finished`. */
-export type ToolCallState = Gen.ToolCallState;
-/** `success`, `error`, `interrupted`, `denied` or `running`. */
-export type ToolResultState = Gen.ToolResultState;
+export type { Role, ReplyFinishedReason, FinishedReason, ToolCallState, ToolResultState, ErrorType, PermissionBehavior, BlockKind, } from "./wasm/agentscope_message.js";
 /** A message's wire JSON: `{name, content, role, id, metadata, created_at, usage,
  * finished_at, finished_reason, structured_output, error}`, keys in that order. */
 export type MsgJSON = Wire<Gen.Msg>;

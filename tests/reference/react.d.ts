@@ -1,4 +1,3 @@
-import "#init";
 import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 /**
  * The session's current snapshot; the component re-renders when a `feed` / `end` /
