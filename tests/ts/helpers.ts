@@ -1,5 +1,6 @@
 // Fixture loading and comparison shared by the TS suites (mirrors tests/common/mod.rs).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { splitEvents } from "../../pkg/dist/index.js";
@@ -64,4 +65,19 @@ export function thaw(value: unknown): Json {
 /** The events of a recording, as JSON texts, framed by the package's own framer. */
 export function recordingEvents(dir: string, file: "events.jsonl" | "events.sse"): string[] {
   return splitEvents(readFileSync(join(dir, file)));
+}
+
+/**
+ * Packs pkg/ with `npm pack` into `scratch` and installs the tarball there, as a user
+ * gets the package: a fresh ESM project named `name` that depends on it.
+ */
+export function installPackedPackage(scratch: string, name: string): void {
+  execFileSync("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: join(root, "pkg") });
+  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
+  if (tarball === undefined) throw new Error("npm pack made no tarball");
+  writeFileSync(
+    join(scratch, "package.json"),
+    JSON.stringify({ name, private: true, type: "module", dependencies: { "agentscope-message": `file:./${tarball}` } }),
+  );
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
 }

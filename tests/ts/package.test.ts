@@ -3,13 +3,13 @@
 // rebuild a recording with Msg.appendEvent and with a Session fed the raw SSE bytes.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
-import { nullRecordingVolatiles, recordingEvents, root } from "./helpers.ts";
+import { installPackedPackage, nullRecordingVolatiles, recordingEvents, root } from "./helpers.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "agentscope-message-consumer-"));
 const recording = join(root, "examples/recordings/f_tool_image");
@@ -20,14 +20,7 @@ const expectedText = (() => {
 })();
 
 before(() => {
-  execFileSync("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: join(root, "pkg") });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
-  assert.ok(tarball, "npm pack made a tarball");
-  writeFileSync(
-    join(scratch, "package.json"),
-    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "agentscope-message": `file:./${tarball}` } }),
-  );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
+  installPackedPackage(scratch, "consumer");
   writeFileSync(join(scratch, "events.json"), JSON.stringify(recordingEvents(recording, "events.sse")));
   writeFileSync(join(scratch, "events.sse"), readFileSync(join(recording, "events.sse")));
 });

@@ -5,11 +5,11 @@
 // TypeScript snippets verbatim and emits declarations for inferred snapshot types (TS2742 /
 // TS2883 when a type lives in a path the package does not export).
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { root } from "./helpers.ts";
+import { installPackedPackage, root } from "./helpers.ts";
 
 // Under target/ so that @types/node, @types/react and react resolve from the repository's
 // node_modules by walking up; the package itself comes from the tarball of `npm pack`.
@@ -34,14 +34,7 @@ function snippets(readme: string): { code: string; tsx: boolean }[] {
 }
 
 before(() => {
-  execFileSync("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: join(root, "pkg") });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
-  assert.ok(tarball, "npm pack made a tarball");
-  writeFileSync(
-    join(scratch, "package.json"),
-    JSON.stringify({ name: "ts-consumer", private: true, type: "module", dependencies: { "agentscope-message": `file:./${tarball}` } }),
-  );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
+  installPackedPackage(scratch, "ts-consumer");
 
   const all = [...snippets("README.md"), ...snippets("pkg-template/README.md")];
   assert.ok(all.length >= 6, "the READMEs have TypeScript snippets");
