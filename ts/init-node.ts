@@ -3,4 +3,4 @@
 import { readFileSync } from "node:fs";
 import { initNow } from "./load.js";
 
-initNow(readFileSync(new URL("./wasm/agentscope_message_bg.wasm", import.meta.url)));
+initNow(() => readFileSync(new URL("./wasm/agentscope_message_bg.wasm", import.meta.url)));

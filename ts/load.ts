@@ -37,8 +37,7 @@ export function init(source?: WasmSource | Promise<WasmSource>): Promise<void> {
       wasmExports = await initWasm(input === undefined ? undefined : { module_or_path: input as InitInput });
     } catch (e) {
       pending = undefined;
-      const reason = e instanceof Error ? e.message : String(e);
-      throw new MsgError("init_failed", `could not load agentscope-message's .wasm: ${reason}`);
+      throw loadError(e);
     }
     loaded = true;
     markReady();
@@ -46,10 +45,32 @@ export function init(source?: WasmSource | Promise<WasmSource>): Promise<void> {
   return pending;
 }
 
-/** Instantiates the .wasm from its bytes synchronously (the zero-config import in node). */
-export function initNow(bytes: ArrayBufferView): void {
+/**
+ * Instantiates the .wasm synchronously (the zero-config import in node) from the bytes
+ * `read` returns. Throws `MsgError` `init_failed` (e.g. ENOENT in a bundle that moved the
+ * package's files).
+ */
+export function initNow(read: () => ArrayBufferView): void {
   if (loaded) return;
-  wasmExports = initSync({ module: bytes as Uint8Array<ArrayBuffer> });
+  try {
+    wasmExports = initSync({ module: read() as Uint8Array<ArrayBuffer> });
+  } catch (e) {
+    throw loadError(e);
+  }
   loaded = true;
   markReady();
+}
+
+/** `init_failed`, with the host's reason and a hint for the two common causes. */
+function loadError(e: unknown): MsgError {
+  const reason = e instanceof Error ? e.message : String(e);
+  let hint = "";
+  if (/magic word.*3c/i.test(reason)) {
+    hint = " (an HTML page was served instead of the .wasm: a dev server's fallback? With Vite before 8, " +
+      'set optimizeDeps: { exclude: ["agentscope-message"] })';
+  } else if (reason.includes("ENOENT")) {
+    hint = " (a bundle that inlined the package looks for the .wasm in wasm/ next to it: keep agentscope-message " +
+      "external, or call init(bytes) from agentscope-message/init)";
+  }
+  return new MsgError("init_failed", `could not load agentscope-message's .wasm: ${reason}${hint}`);
 }

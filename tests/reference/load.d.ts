@@ -21,5 +21,9 @@ export declare let wasmExports: InitOutput | undefined;
  * message carries the host's reason.
  */
 export declare function init(source?: WasmSource | Promise<WasmSource>): Promise<void>;
-/** Instantiates the .wasm from its bytes synchronously (the zero-config import in node). */
-export declare function initNow(bytes: ArrayBufferView): void;
+/**
+ * Instantiates the .wasm synchronously (the zero-config import in node) from the bytes
+ * `read` returns. Throws `MsgError` `init_failed` (e.g. ENOENT in a bundle that moved the
+ * package's files).
+ */
+export declare function initNow(read: () => ArrayBufferView): void;

@@ -1,0 +1,16 @@
+// The node app, explicit entry, for a bundle deployed without node_modules: the .wasm is
+// copied next to the bundle and handed to init() as bytes (the documented
+// `init(readFileSync(pathOfTheWasm))`).
+import { readFileSync } from "node:fs";
+import { init, MsgError, Session } from "agentscope-message/init";
+import { rebuild } from "./rebuild.js";
+
+let beforeInit = "no error";
+try {
+  new Session();
+} catch (e) {
+  beforeInit = e instanceof MsgError ? e.code : String(e);
+}
+await init(readFileSync(new URL("./agentscope_message_bg.wasm", import.meta.url)));
+const bytes = new Uint8Array(readFileSync(process.argv[2]));
+console.log(JSON.stringify({ entry: "agentscope-message/init", beforeInit, ...rebuild(new Session(), bytes) }));
