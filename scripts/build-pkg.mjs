@@ -5,7 +5,8 @@
 //
 // Usage: node scripts/build-pkg.mjs [--dev]   (--dev: no wasm-opt, faster)
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
@@ -19,10 +20,17 @@ const run = (cmd, args, opts = {}) => {
 };
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
+// Panic locations name source files: remap this machine's paths (the repository, cargo's
+// registry) so that the shipped .wasm holds none (`crates/…`, `agentscope-message/…`).
+const registry = join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "registry/src");
+const remaps = [
+  `--remap-path-prefix=${root.replace(/\/$/, "")}=agentscope-message`,
+  ...(existsSync(registry) ? readdirSync(registry).map((d) => `--remap-path-prefix=${join(registry, d)}=crates`) : []),
+];
 run("cargo", [
   "rustc", "--lib", "--profile", "wasm-release", "--target", "wasm32-unknown-unknown",
   "--no-default-features", "--features", "wasm", "--crate-type", "cdylib",
-]);
+], { env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: remaps.join("\x1f") } });
 // cargo's target folder: CARGO_TARGET_DIR when set (relative to the repository), else target/
 const targetDir = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 const wasmIn = join(targetDir, "wasm32-unknown-unknown/wasm-release/agentscope_message.wasm");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
@@ -60,6 +60,17 @@ export function rebuild(frames) {
   return { json: stable(msg), code };
 }
 `;
+
+test("the shipped .wasm names no path of the machine that built it", () => {
+  const wasm = readFileSync(join(root, "pkg/dist/wasm/agentscope_message_bg.wasm"));
+  const paths = [root.replace(/\/$/, ""), homedir(), process.env.CARGO_HOME ?? join(homedir(), ".cargo")];
+  // (a home of "/" would match anything)
+  for (const path of paths.filter((p) => p.length > 4)) {
+    assert.equal(wasm.includes(Buffer.from(path)), false, path);
+  }
+  // the panic locations are there, remapped
+  assert.ok(wasm.includes(Buffer.from("crates/serde_json-")));
+});
 
 test("node ESM imports the installed package", () => {
   writeFileSync(join(scratch, "consumer.mjs"), consumer);
