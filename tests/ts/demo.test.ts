@@ -56,6 +56,22 @@ async function open(id: string, extra = ""): Promise<{ page: Page; errors: strin
   return { page, errors };
 }
 
+/** The page in autoplay-off mode, recording requests to another host and dialogs. */
+async function openWatched() {
+  const opened = await open("f_tool_image", "&autoplay=0");
+  const host = new URL(server.url).host;
+  const foreign: string[] = [];
+  const dialogs: string[] = [];
+  opened.page.on("request", (r) => {
+    if (!r.url().startsWith("data:") && new URL(r.url()).host !== host) foreign.push(r.url());
+  });
+  opened.page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return { ...opened, foreign, dialogs };
+}
+
 /** Compares every bubble with the CLI's messages: texts, thinking, tool states, images. */
 async function assertMatchesBackend(page: Page, id: string, messages: Json[] = backend(id)): Promise<void> {
   const bubbles = await page.locator("article.bubble.assistant").count();
@@ -362,17 +378,7 @@ test("an XSS corpus in every model-controlled field: no script, dialog, navigati
   mkdirSync(out, { recursive: true });
   writeFileSync(file, lines.join("\n") + "\n");
 
-  const { page, errors } = await open("f_tool_image", "&autoplay=0");
-  const host = new URL(server.url).host;
-  const foreign: string[] = [];
-  const dialogs: string[] = [];
-  page.on("request", (r) => {
-    if (!r.url().startsWith("data:") && new URL(r.url()).host !== host) foreign.push(r.url());
-  });
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const { page, errors, foreign, dialogs } = await openWatched();
   await page.waitForSelector('body[data-ready="1"]');
   const url = page.url();
   await page.setInputFiles("#file", file);
@@ -413,5 +419,254 @@ test("an XSS corpus in every model-controlled field: no script, dialog, navigati
   await page.locator("button.load-media").first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(out, "xss.png") });
   assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
+  await page.close();
+});
+
+// ---------- streaming text: the work per frame grows with the delta, not the block ----------
+
+/** The page's test hooks (web-demo/public/app.js, `window.__demo`). */
+type Demo = {
+  markdownHtml(md: string): string;
+  readonly renderedChars: number;
+  begin(session: unknown): AbortSignal;
+  flush(): void;
+  finish(text: string): void;
+  streamHtml(deltas: string[], everyDelta?: boolean): { html: string; frozen: number };
+};
+
+/** `text` in deltas of `size` characters (code units; no surrogate pair here is cut). */
+function deltasOf(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out;
+}
+
+/** The events of one reply whose one text block streams in `deltas`, then ends. */
+function textReply(deltas: string[]): string[] {
+  const R = "stream";
+  let n = 0;
+  const ev = (type: string, fields: Json) => JSON.stringify({ id: `e${++n}`, created_at: "2026-01-01T00:00:00.000000", type, reply_id: R, ...fields });
+  return [
+    ev("REPLY_START", { session_id: "s", name: "Streamer" }),
+    ev("TEXT_BLOCK_START", { block_id: "t" }),
+    ...deltas.map((delta) => ev("TEXT_BLOCK_DELTA", { block_id: "t", delta })),
+    ev("TEXT_BLOCK_END", { block_id: "t" }),
+    ev("REPLY_END", { session_id: "s", finished_reason: "completed", error: null }),
+  ];
+}
+
+type Played = {
+  html: string; // the block's HTML once the playback is done
+  expected: string; // the one-shot render of the whole text, put in a block the same way
+  chars: number; // characters the markdown parser read from the first event to the end
+  inPlace: boolean; // the streaming block kept its node from its first delta to its end
+  behind: number; // the most text a frame showed as plain text, waiting for its render
+  unsafe: string[]; // what any frame showed that the sanitiser would not let through
+};
+
+/**
+ * Plays `events` in the page, each in a frame of its own (the worst case: a render per
+ * delta), counting the markdown parser's work; with `inspect`, checks every frame's text
+ * block for anything unsanitised (elements, attributes, links outside the allow-list;
+ * the plain-text remainder holding an element).
+ */
+async function playFrames(page: Page, events: string[], text: string, inspect: boolean): Promise<Played> {
+  return page.evaluate(
+    async ({ events, text, inspect }) => {
+      const demo = (window as unknown as { __demo: Demo }).__demo;
+      const pkg = "agentscope-message"; // the page's import map resolves it: the page's own module
+      const { Session } = await import(pkg);
+      const tags = new Set(["P", "BR", "HR", "STRONG", "EM", "DEL", "CODE", "PRE", "BLOCKQUOTE", "UL", "OL", "LI", "A", "H1", "H2", "H3", "H4", "H5", "H6", "TABLE", "THEAD", "TBODY", "TR", "TH", "TD"]);
+      const attrs = new Set(["href", "title", "start", "align", "target", "rel"]);
+      const unsafe: string[] = [];
+      const session = new Session();
+      demo.begin(session);
+      const start = demo.renderedChars;
+      let first: Element | null = null;
+      let inPlace = true;
+      let behind = 0;
+      for (const event of events) {
+        session.apply(event);
+        demo.flush();
+        const block = document.querySelector('[data-block-type="text"]');
+        if (block === null) continue;
+        if (block.classList.contains("streaming")) {
+          if (first === null) first = block;
+          else if (block !== first) inPlace = false;
+          behind = Math.max(behind, block.querySelector(".pending")?.textContent?.length ?? 0);
+        }
+        // (no named function in here: tsx would wrap it in a helper the page does not have)
+        for (const e of inspect ? block.querySelectorAll("*") : []) {
+          if (e.tagName === "SPAN" && e.className === "pending") {
+            if (e.children.length > 0) unsafe.push(`markup in the plain text: ${e.innerHTML.slice(0, 80)}`);
+            continue;
+          }
+          if (!tags.has(e.tagName)) unsafe.push(`<${e.tagName}>`);
+          for (const a of e.attributes) if (!attrs.has(a.name)) unsafe.push(`${e.tagName} ${a.name}=${a.value.slice(0, 40)}`);
+          const href = e.getAttribute("href");
+          if (href !== null && !/^(https?:|mailto:|#)/i.test(href)) unsafe.push(`href=${href.slice(0, 40)}`);
+        }
+      }
+      demo.finish("done");
+      const chars = demo.renderedChars - start;
+      const html = document.querySelector('[data-block-type="text"]')!.innerHTML;
+      const one = document.createElement("div"); // parsed as the page parses a block
+      one.innerHTML = demo.markdownHtml(text);
+      return { html, expected: one.innerHTML, chars, inPlace, behind, unsafe };
+    },
+    { events, text, inspect },
+  );
+}
+
+/** A document with most of what a model writes, and what makes cutting it hard: fences
+ * with blank lines, lists that continue after a blank line, a setext heading, indented
+ * code, reference definitions before and after their use, raw HTML. */
+const STREAM_DOC = [
+  "# A streamed answer",
+  "",
+  '[docs]: https://example.com/docs "Docs"',
+  "",
+  'An intro with **bold**, _em_, ~~del~~, `code <b>`, a [link](https://example.com "t") and a [reference][docs].',
+  "A second line of the same paragraph.",
+  "",
+  "Setext heading",
+  "--------------",
+  "",
+  "- a tight item",
+  "- one with a [forward reference][later]",
+  "  continued in the item",
+  "",
+  "1. a loose",
+  "",
+  "2. list",
+  "",
+  "   with a second paragraph",
+  "",
+  "```ts",
+  "const a = 1;",
+  "",
+  "",
+  "const b = [a][docs];",
+  "```",
+  "",
+  "| name | value |",
+  "|:-----|------:|",
+  "| a    | 1     |",
+  "| b    | 2     |",
+  "",
+  "> a quote",
+  "> - with a list",
+  ">",
+  "> and more, see [docs]",
+  "",
+  "    indented code",
+  "",
+  "    after a blank line",
+  "",
+  "Then a paragraph and an ![image](https://example.com/i.png).",
+  "",
+  "<div>a raw <em>HTML</em> block</div>",
+  "",
+  "inline <strong>HTML",
+  "",
+  "left open</strong> across a blank line",
+  "",
+  "***",
+  "",
+  "[later]: https://example.com/later",
+  "",
+  "The end.",
+  "",
+].join("\n");
+
+test("a streamed text block ends as the one-shot render of its whole text (7- and 100-character deltas)", async () => {
+  const { page, errors } = await open("f_tool_image", "&autoplay=0");
+  await page.waitForSelector('body[data-ready="1"]');
+  for (const size of [7, 100]) {
+    const played = await playFrames(page, textReply(deltasOf(STREAM_DOC, size)), STREAM_DOC, true);
+    assert.equal(played.html, played.expected, `${size}-character deltas`);
+    assert.ok(played.inPlace, "the streaming block is updated in place");
+    assert.deepEqual(played.unsafe, []);
+  }
+  // mid-stream, once the tail has caught up, the block shows what a one-shot render of its
+  // text shows (a reference used before its definition is the one thing only the final
+  // render resolves): the cuts between frozen and re-rendered text change nothing
+  // (with 1-character deltas and a render on each, every prefix of the text is cut)
+  const backward = STREAM_DOC.replace("[forward reference][later]", "reference");
+  for (const [size, everyDelta] of [[1, true], [1, false], [7, false], [100, false]] as const) {
+    const { html, frozen, expected } = await page.evaluate(
+      ({ deltas, text, everyDelta }) => {
+        const demo = (window as unknown as { __demo: Demo }).__demo;
+        const one = document.createElement("div");
+        one.innerHTML = demo.markdownHtml(text);
+        return { ...demo.streamHtml(deltas, everyDelta), expected: one.innerHTML };
+      },
+      { deltas: deltasOf(backward, size), text: backward, everyDelta },
+    );
+    assert.equal(html, expected, `${size}-character deltas${everyDelta ? ", a render on each" : ""}`);
+    // everything up to the raw HTML block (not past it: an element it leaves open would hold what follows)
+    assert.ok(frozen >= backward.indexOf("Then a paragraph"), `frozen: ${frozen} of ${backward.length}`);
+    assert.ok(frozen <= backward.indexOf("<div>"));
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a streaming block never shows unsanitised text: the XSS corpus split across deltas", async () => {
+  // links and definitions first (frozen as they come), then every payload, cut anywhere
+  const doc = [
+    "Links: [click](javascript:window.pwned=5), ![tracker](http://evil.example/track.png), javascript:window.pwned=23.",
+    "[ref]: javascript:window.pwned=40",
+    'a [reference][ref] to a hostile definition, and <a href="javascript:window.pwned=41">an anchor</a>',
+    "```html\n<script>window.pwned=42</script>\n\n<img src=x onerror=window.pwned=43>\n```",
+    ...XSS,
+    "- a list\n\n  <img src=x onerror=window.pwned=44>",
+    "> <svg onload=window.pwned=45>",
+  ].join("\n\n");
+  const { page, errors, foreign, dialogs } = await openWatched();
+  await page.waitForSelector('body[data-ready="1"]');
+  for (const size of [3, 7, 100]) {
+    const played = await playFrames(page, textReply(deltasOf(doc, size)), doc, true);
+    assert.deepEqual(played.unsafe, [], `${size}-character deltas`);
+    assert.equal(played.html, played.expected);
+  }
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(foreign, [], "no request to another host");
+  assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
+  await page.close();
+});
+
+// The work bound: while a block streams, the markdown parser reads at most 2 characters per
+// character received, plus 4 KiB per block (app.js: STREAM_BUDGET, STREAM_SLACK); when it
+// ends it is rendered whole once (1 per character). So 3 × size + 4 KiB in all, whatever
+// the deltas and the text; 4 × size leaves room for nothing else (re-rendering the whole
+// text per frame, as before, reads about size² / (2 × delta): 1,300 × size here).
+const LINEAR = 4;
+
+test("streaming 256 KiB in 100-character deltas: the markdown parser reads at most 4 × 256 KiB", async (t) => {
+  const size = 256 * 1024;
+  const repeat = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const texts = {
+    paragraphs: repeat("A paragraph with **bold** text, `code` and a [link](https://example.com/x) in it; it goes on for a while.\n\n"),
+    "one paragraph": repeat("one long paragraph without a blank line, with *some* emphasis; "),
+    "one fence without a blank line": `\`\`\`\n${repeat("let x = [1, 2, 3]; // a line of code\n")}`,
+    "one fence with blank lines": `\`\`\`\n${repeat("let x = 1;\n\n")}`,
+    "a list": repeat("- an item of a long list\n\n  with a second paragraph\n\n"),
+  };
+  const { page, errors } = await open("f_tool_image", "&autoplay=0");
+  await page.waitForSelector('body[data-ready="1"]');
+  for (const [kind, text] of Object.entries(texts)) {
+    const played = await playFrames(page, textReply(deltasOf(text, 100)), text, false);
+    const ratio = `${kind}: ${played.chars} characters read for ${text.length} (${(played.chars / text.length).toFixed(2)} per character), at most ${played.behind} shown as plain text`;
+    t.diagnostic(ratio);
+    assert.ok(played.chars <= LINEAR * text.length, ratio);
+    // and the block keeps up: a tail waits until it has doubled at most
+    assert.ok(played.behind <= text.length / 2, ratio);
+    assert.ok(played.inPlace, kind);
+    assert.equal(played.html, played.expected, kind);
+  }
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,7 +3,8 @@
 // backend runs frames them (SSE / JSON Lines / JSON array), decodes them, routes them by
 // reply_id and folds them into messages. The page only renders the session's snapshots:
 // at most once per animation frame, and only the blocks whose snapshot object changed
-// (snapshots share unchanged messages and blocks). It never parses an event itself.
+// (snapshots share unchanged messages and blocks); a streaming text block's markdown is
+// rendered in place, its work growing with what arrived. It never parses an event itself.
 import { MsgError, Session, blockKey, parseToolInput, pendingActions } from "agentscope-message";
 import { marked } from "marked";
 import DOMPurify from "dompurify";
@@ -51,13 +52,214 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+// Characters of markdown lexed and parsed: by `markdown`, and by the renders of streaming
+// blocks' tails. Tests count work with it, not time.
+let renderedChars = 0;
+
+/** The options of every markdown parse: `marked.parse`'s own (the defaults, with the image
+ * renderer above, then these), for the lexer and the parser of streaming blocks too. */
+const markdownOptions = () => ({ ...marked.defaults, async: false, gfm: true, breaks: true });
+// streaming blocks run marked's lexer and parser themselves: nothing may come between them
+if (marked.defaults.hooks || marked.defaults.walkTokens || marked.defaults.extensions) {
+  throw new Error("marked hooks, walkTokens and extensions are not applied to streaming blocks");
+}
+
+/** The parser's HTML → what may reach the DOM. */
+function sanitize(html) {
+  return DOMPurify.sanitize(html, PURIFY);
+}
+
 /** Markdown → sanitised HTML (model text never reaches the DOM unsanitised). Text the
  * markdown parser cannot take (it throws on some pathological nesting) is shown as is. */
 function markdown(text) {
+  renderedChars += text.length;
   try {
-    return DOMPurify.sanitize(marked.parse(text, { async: false, gfm: true, breaks: true }), PURIFY);
+    return sanitize(marked.parse(text, { async: false, gfm: true, breaks: true }));
   } catch {
     return escapeHtml(text);
+  }
+}
+
+// ---------- streaming text: the work per frame grows with the delta, not the block ----------
+//
+// A text block that streams is not re-rendered whole on every frame. Its text is a frozen
+// prefix (whole top-level markdown blocks rendered for good: their nodes stay) and a tail.
+// A render of the tail lexes it once, freezes the blocks that no later text can change
+// (`cutTail`), and renders them and the rest from those tokens: `marked.parse` is the same
+// lexer and parser with the same options (`markdownOptions`), and every piece of HTML goes
+// through the same sanitiser with the same allow-list and hook (`sanitize`), then is parsed
+// on its own into the block, as a whole block's HTML is. Renders are paid for from a
+// budget: STREAM_BUDGET characters of parsing per character received, plus STREAM_SLACK
+// per block (small blocks render on every frame). Text received while the tail waits for
+// its next render is shown as plain text (text nodes: never parsed as HTML). A tail that
+// cannot be cut (one huge paragraph or code fence) is thus re-rendered only once it has
+// doubled: amortised linear. When the block ends (its end event, the end of its message,
+// or the end of the playback) it is rendered whole once more with `markdown`: what stays
+// on the page is exactly the one-shot render of the text.
+
+const STREAM_BUDGET = 2;
+const STREAM_SLACK = 4096;
+const streams = new WeakMap(); // block node -> its StreamingMarkdown
+
+/** Blocks that no later line can continue after the blank line that follows them (not
+ * lists or indented code: an indented line or another item continues those). */
+const CLOSED_BY_BLANK_LINE = new Set(["paragraph", "heading", "hr", "table", "blockquote", "def"]);
+
+const closedByBlankLine = (token) =>
+  CLOSED_BY_BLANK_LINE.has(token.type) || (token.type === "code" && token.codeBlockStyle !== "indented");
+
+/** Does the text before `at` end with a blank line? */
+function blankLineBefore(text, at) {
+  let newlines = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (++newlines === 2) return true;
+    } else if (c !== 32 && c !== 9) return false;
+  }
+  return false;
+}
+
+function holdsHtml(token) {
+  let html = false;
+  marked.walkTokens([token], (t) => {
+    if (t.type === "html") html = true;
+  });
+  return html;
+}
+
+/**
+ * Where the tail of a streaming block can be cut, given its tokens: the number of leading
+ * top-level tokens that render the same whatever text comes after them, and the length of
+ * their text. A cut is at the start of a block, after a blank line that closes the block
+ * before it: that one is closed by the blank line itself (a paragraph, a heading, a table,
+ * a closed fence…), or the line after the blank line is complete and the lexer did not
+ * give it to that block (a list, indented code). Nothing from the first raw HTML on is
+ * frozen: an element it leaves open would hold what follows. A fence is one token, so a
+ * fence is never cut inside, blank lines or not.
+ */
+function cutTail(tokens, tail) {
+  let at = 0;
+  let cut = 0;
+  let count = 0;
+  let before = null; // the last block before `at`
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type !== "space") {
+      if (before && blankLineBefore(tail, at) && (closedByBlankLine(before) || token.raw.includes("\n"))) {
+        cut = at;
+        count = i;
+      }
+      if (holdsHtml(token)) break;
+      before = token;
+    }
+    at += token.raw.length;
+  }
+  // the offsets above are sums of the tokens' raw text: they must be the tail's own
+  if (count === 0 || tokens.slice(0, count).map((t) => t.raw).join("") !== tail.slice(0, cut)) return { count: 0, cut: 0 };
+  return { count, cut };
+}
+
+/** Lexer tokens → sanitised HTML: the parser and sanitiser half of `markdown`. */
+function renderTokens(tokens) {
+  return sanitize(marked.parser(tokens, markdownOptions()));
+}
+
+/** A streaming text block's rendering, updated in place as its text grows. */
+class StreamingMarkdown {
+  constructor(node) {
+    this.node = node;
+    this.text = ""; // the text shown
+    this.frozen = 0; // text[0, frozen) is rendered for good, in node.childNodes[0, frozenNodes)
+    this.frozenNodes = 0;
+    this.links = Object.create(null); // the link reference definitions in the frozen text
+    this.credit = STREAM_SLACK; // the characters of parsing the block may still use
+    this.pending = null; // the text received since the last render, as plain text
+    this.blankEnd = 0; // the end of the last blank line in the text
+    this.lineBlank = false; // the current line has only spaces and tabs so far
+    this.cr = -1; // the last CR (the lexer turns CRs into LFs: its offsets would not be ours)
+  }
+
+  /** Shows `text`; false when it does not continue the text shown (render it anew). */
+  update(text) {
+    const old = this.text;
+    const check = Math.max(0, old.length - 64); // a cheap check: the end of the old text
+    if (text.length < old.length || !text.startsWith(old.slice(check), check)) return false;
+    if (text.length === old.length) return true;
+    const added = text.slice(old.length);
+    this.text = text;
+    this.scan(added, old.length);
+    this.credit += STREAM_BUDGET * added.length;
+    if (this.credit >= text.length - this.frozen) this.render();
+    else this.show(added);
+    return true;
+  }
+
+  scan(added, offset) {
+    for (let i = 0; i < added.length; i++) {
+      const c = added.charCodeAt(i);
+      if (c === 10) {
+        if (this.lineBlank) this.blankEnd = offset + i + 1;
+        this.lineBlank = true;
+      } else if (c === 13) {
+        this.cr = offset + i;
+      } else if (c !== 32 && c !== 9) {
+        this.lineBlank = false;
+      }
+    }
+  }
+
+  /** Renders the tail (and freezes what it can of it). */
+  render() {
+    const tail = this.text.slice(this.frozen);
+    this.credit -= tail.length;
+    renderedChars += tail.length;
+    let frozenHtml = "";
+    let restHtml;
+    let cut = 0;
+    let frozenTokens = [];
+    try {
+      const lexer = new marked.Lexer(markdownOptions());
+      // the definitions in the frozen text hold for the tail too (the first one of a label wins)
+      Object.assign(lexer.tokens.links, this.links);
+      const tokens = lexer.lex(tail);
+      // a cut needs a blank line, and offsets the lexer keeps (it turns CRs into LFs)
+      const at = this.blankEnd > this.frozen && this.cr < this.frozen ? cutTail(tokens, tail) : { count: 0, cut: 0 };
+      frozenTokens = tokens.slice(0, at.count);
+      if (at.count > 0) frozenHtml = renderTokens(frozenTokens);
+      restHtml = renderTokens(tokens.slice(at.count));
+      cut = at.cut;
+    } catch {
+      // text the parser cannot take (`markdown` shows it as is too): plain text for now
+      restHtml = null;
+      cut = 0;
+    }
+    const node = this.node;
+    this.pending?.remove(); // (it may be in a frozen paragraph)
+    this.pending = null;
+    while (node.childNodes.length > this.frozenNodes) node.lastChild.remove();
+    if (cut > 0) {
+      node.insertAdjacentHTML("beforeend", frozenHtml);
+      marked.walkTokens(frozenTokens, (t) => {
+        if (t.type === "def" && !(t.tag in this.links)) this.links[t.tag] = { href: t.href, title: t.title };
+      });
+      this.frozen += cut;
+      this.frozenNodes = node.childNodes.length;
+    }
+    if (restHtml === null) this.show(tail);
+    else node.insertAdjacentHTML("beforeend", restHtml);
+  }
+
+  /** Shows text received since the last render as is, where the rendered text ends: in
+   * its last paragraph or code block, or after it. */
+  show(added) {
+    if (!this.pending) {
+      this.pending = el("span", "pending");
+      const last = this.node.lastElementChild;
+      const code = last?.tagName === "PRE" ? last.lastElementChild : null;
+      (last?.tagName === "P" ? last : code?.tagName === "CODE" ? code : this.node).append(this.pending);
+    }
+    this.pending.append(added); // a text node
   }
 }
 
@@ -131,11 +333,19 @@ function toolArgs(block) {
   return parsed === null ? block.input : JSON.stringify(parsed, null, 2);
 }
 
-function renderBlock(block, old) {
+/** A block's node. `live`: a text block still streaming, rendered by a StreamingMarkdown
+ * that later frames update in place (any other is rendered whole, once). */
+function renderBlock(block, old, live = false) {
   switch (block.type) {
     case "text": {
       const node = el("div", `block text${block.finished_at ? "" : " streaming"}`);
-      node.innerHTML = markdown(block.text);
+      if (live) {
+        const stream = new StreamingMarkdown(node);
+        streams.set(node, stream);
+        stream.update(block.text);
+      } else {
+        node.innerHTML = markdown(block.text);
+      }
       return node;
     }
     case "thinking": {
@@ -226,20 +436,22 @@ function openBubble(msg) {
   return view;
 }
 
-/** Brings a bubble up to date: only blocks whose snapshot object changed are re-rendered. */
+/** Brings a bubble up to date: only blocks whose snapshot object changed are re-rendered;
+ * a streaming text block is updated in place, and rendered whole once it ends. */
 function renderMessage(view, msg) {
+  const ended = msg.finished_at != null || msg.finished_reason != null;
   msg.content.forEach((block, i) => {
     const key = blockKey(block, i);
     const seen = view.rendered.get(key);
-    if (seen?.block === block) return; // unchanged block: same object, nothing to do
-    const node = renderBlock(block, seen?.node);
-    node.dataset.blockType = block.type;
-    node.dataset.index = String(i);
-    node.dataset.key = key;
-    const old = seen?.node ?? view.blocks.children[i]; // blocks are only appended
-    if (old) old.replaceWith(node);
-    else view.blocks.append(node);
-    view.rendered.set(key, { block, node });
+    const stream = seen && streams.get(seen.node);
+    // unchanged block: same object, nothing to do (unless it streamed and has now ended)
+    if (seen?.block === block && !(stream && ended)) return;
+    const live = block.type === "text" && !block.finished_at && !ended;
+    if (live && stream?.update(block.text)) {
+      seen.block = block;
+      return;
+    }
+    place(view, key, i, block, renderBlock(block, seen?.node, live));
   });
   const parts = [];
   if (msg.usage) parts.push(`${msg.usage.input_tokens} in · ${msg.usage.output_tokens} out tokens`);
@@ -252,6 +464,28 @@ function renderMessage(view, msg) {
   }
   view.node.dataset.finished = msg.finished_reason ?? "";
   view.msg = msg;
+}
+
+function place(view, key, i, block, node) {
+  node.dataset.blockType = block.type;
+  node.dataset.index = String(i);
+  node.dataset.key = key;
+  const old = view.rendered.get(key)?.node ?? view.blocks.children[i]; // blocks are only appended
+  if (old) old.replaceWith(node);
+  else view.blocks.append(node);
+  view.rendered.set(key, { block, node });
+}
+
+/** The playback ended: a text block still streaming (it never got its end event) is
+ * rendered whole, as if it had. */
+function settle() {
+  for (const view of state.views.values()) {
+    view.msg?.content.forEach((block, i) => {
+      const key = blockKey(block, i);
+      const seen = view.rendered.get(key);
+      if (seen && streams.has(seen.node)) place(view, key, i, block, renderBlock(block, seen.node));
+    });
+  }
 }
 
 function render(snapshot) {
@@ -372,6 +606,7 @@ function reset() {
 
 function finish(text) {
   flush();
+  settle();
   document.body.dataset.state = "done";
   status(text);
 }
@@ -526,6 +761,28 @@ window.__demo = {
     return node.content.textContent;
   },
   state,
+  /** Characters the markdown parser has read so far (renders, and cutting streaming blocks). */
+  get renderedChars() {
+    return renderedChars;
+  },
+  // to drive a playback from a test, one frame at a time: begin(session), then flush()
+  // after each change (as the animation frame would), then finish(text)
+  begin,
+  flush,
+  finish,
+  /** `deltas` streamed into a detached text block, one update each as on the page (with
+   * `everyDelta`, its tail is rendered on each, whatever the budget), then its tail
+   * rendered (not the whole text again): what a streaming block shows once its tail has
+   * caught up, and how much of it is frozen. */
+  streamHtml(deltas, everyDelta = false) {
+    const node = document.createElement("div");
+    const stream = new StreamingMarkdown(node);
+    if (everyDelta) stream.credit = Infinity;
+    let text = "";
+    for (const delta of deltas) stream.update((text += delta));
+    stream.render();
+    return { html: node.innerHTML, frozen: stream.frozen };
+  },
 };
 
 state.scenarios = await (await fetch("/api/scenarios")).json();
