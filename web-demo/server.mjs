@@ -8,9 +8,11 @@
 //      SSE: one `id: <n>` + `data: <event JSON>` frame per event. A reconnect with
 //      `Last-Event-ID: n` resumes at event n+1. Confirmation and external-execution
 //      recordings pause where the reference's reply parked, until
-// POST /api/decide  {session, decision: "approve" | "deny" | "submit"}
+// POST /api/decide  {session, decision: "approve" | "deny" | "submit", answers?}
 //      continues with the recorded continuation (409 when the recording answered
-//      otherwise: g1 was approved, g2 denied).
+//      otherwise: g1 was approved, g2 denied). `answers` (the page's ask-the-user form:
+//      [{question, selected: [labels], other}]) must be the answer the recording gave
+//      (h_external_execution: "Rust (Recommended)"), or it is a 409 too.
 // Limits: a request body over 64 KiB is refused with 413; at most `maxSessions` (1,000)
 // sessions are kept, each dropped after `sessionTtlMs` (30 min) without a request, and a
 // parked stream ends when its client goes away. A bad request gets a 4xx, never a crash.
@@ -45,12 +47,14 @@ function loadScenarios(splitEvents) {
       user: p.input?.role === "user" ? { name: p.input.name, text: textOf(p.input) } : null,
       // the decision that starts this phase (what the user answered, as recorded)
       answers: answerOf(p.input),
+      // what the user answered an ask-the-user tool (AskUser's result metadata), if any
+      recorded: recordedAnswers(p.input),
     }));
     // the stream parks where the reference's reply waited for the user's answer; a new
     // user turn (another reply) follows without a pause
     const pauses = phases
       .slice(1)
-      .map((p, i) => ({ after: phases[i].last, answers: p.answers }))
+      .map((p, i) => ({ after: phases[i].last, answers: p.answers, recorded: p.recorded }))
       .filter((p) => p.answers !== null);
     scenarios.set(id, { id, description: manifest.description, lines, times, phases, pauses });
   }
@@ -66,6 +70,30 @@ function answerOf(input) {
   if (input?.type === "EXTERNAL_EXECUTION_RESULT") return "submit";
   return null;
 }
+
+function recordedAnswers(input) {
+  if (input?.type !== "EXTERNAL_EXECUTION_RESULT") return null;
+  const answers = (input.execution_results ?? []).flatMap((r) => r.metadata?.answers ?? []);
+  return answers.length > 0 ? answers : null;
+}
+
+/** Does the page's answer (`[{question, selected, other}]`) say what the recording said? */
+function sameAnswers(recorded, given) {
+  if (!Array.isArray(given)) return false;
+  return recorded.every((r) => {
+    const g = given.find((a) => a && a.question === r.question);
+    const selected = Array.isArray(g?.selected) ? g.selected : [];
+    return (
+      g !== undefined &&
+      selected.length === (r.selected ?? []).length &&
+      (r.selected ?? []).every((label) => selected.includes(label)) &&
+      (g.other || null) === (r.other || null)
+    );
+  });
+}
+
+const quoteAnswers = (recorded) =>
+  recorded.map((r) => [...(r.selected ?? []), ...(r.other ? [r.other] : [])].map((a) => `"${a}"`).join(", ")).join("; ");
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -238,6 +266,10 @@ export async function startDemoServer({
     const want = scenario.pauses[k].answers;
     if (input.decision !== want) {
       return send(res, 409, { error: `this recording continues after "${want}"; only that answer has a recorded continuation` });
+    }
+    const recorded = scenario.pauses[k].recorded;
+    if (recorded && input.answers !== undefined && !sameAnswers(recorded, input.answers)) {
+      return send(res, 409, { error: `this recording continues after the answer ${quoteAnswers(recorded)}; only that answer has a recorded continuation` });
     }
     const slot = decisionSlot(session, k);
     slot.decision = input.decision;

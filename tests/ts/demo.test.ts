@@ -45,8 +45,8 @@ function backend(id: string, file: "events.jsonl" | "events.sse" = "events.jsonl
   return cli(join(root, "examples/recordings", id, file));
 }
 
-async function open(id: string, extra = ""): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+async function open(id: string, extra = "", viewport = { width: 1100, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
   page.on("console", (m) => {
@@ -72,6 +72,23 @@ async function openWatched() {
   return { ...opened, foreign, dialogs };
 }
 
+/**
+ * A screenshot of the whole conversation: the chat is its own scroll container (between
+ * the header and the status bar), so the viewport is made as tall as the page would be,
+ * up to `maxHeight`, for the shot, then set back.
+ */
+async function shoot(page: Page, path: string, maxHeight = 3200): Promise<void> {
+  const size = page.viewportSize()!;
+  const need = await page.evaluate(() => {
+    const scroller = document.getElementById("scroller")!;
+    return document.documentElement.clientHeight - scroller.clientHeight + scroller.scrollHeight;
+  });
+  await page.setViewportSize({ width: size.width, height: Math.min(Math.max(need, size.height), maxHeight) });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.screenshot({ path });
+  await page.setViewportSize(size);
+}
+
 /** Compares every bubble with the CLI's messages: texts, thinking, tool states, images. */
 async function assertMatchesBackend(page: Page, id: string, messages: Json[] = backend(id)): Promise<void> {
   const bubbles = await page.locator("article.bubble.assistant").count();
@@ -85,7 +102,12 @@ async function assertMatchesBackend(page: Page, id: string, messages: Json[] = b
         texts: blocks.filter((b) => b.type === "text").map((b) => toText(b.text)),
         thinking: blocks.filter((b) => b.type === "thinking").map((b) => b.thinking),
         calls: blocks.filter((b) => b.type === "tool_call").map((b) => b.state),
-        results: blocks.filter((b) => b.type === "tool_result").map((b) => b.state),
+        results: blocks
+          .filter((b) => b.type === "tool_result")
+          .map((b) => `${b.id}=${b.state}`)
+          .sort(),
+        // every result whose call is in the message is shown in that call's card
+        paired: blocks.filter((b) => b.type === "tool_result" && blocks.some((c) => c.type === "tool_call" && c.id === b.id)).length,
         images: [...blocks, ...outputs].filter((b) => b.type === "data" && b.source.media_type.startsWith("image/")).length,
         name: m.name,
         finished: m.finished_reason ?? "",
@@ -96,7 +118,10 @@ async function assertMatchesBackend(page: Page, id: string, messages: Json[] = b
       texts: [...node.querySelectorAll('[data-block-type="text"]')].map((e) => e.textContent),
       thinking: [...node.querySelectorAll('[data-block-type="thinking"] .thinking-text')].map((e) => e.textContent),
       calls: [...node.querySelectorAll('[data-block-type="tool_call"]')].map((e) => (e as HTMLElement).dataset.state),
-      results: [...node.querySelectorAll('[data-block-type="tool_result"]')].map((e) => (e as HTMLElement).dataset.state),
+      results: [...node.querySelectorAll<HTMLElement>('[data-block-type="tool_result"]')].map((e) => `${e.dataset.toolCallId}=${e.dataset.state}`).sort(),
+      paired: [...node.querySelectorAll<HTMLElement>('[data-block-type="tool_result"]')].filter(
+        (e) => e.parentElement?.closest<HTMLElement>('[data-block-type="tool_call"]')?.dataset.toolCallId === e.dataset.toolCallId,
+      ).length,
       images: node.querySelectorAll("img").length,
       name: node.querySelector("header .name")?.textContent,
       finished: (node as HTMLElement).dataset.finished,
@@ -115,7 +140,7 @@ for (const id of ["c_react_3_tools_2_iters", "f_tool_image", "l_two_replies_same
     await done(page);
     await assertMatchesBackend(page, id);
     if (id === "f_tool_image") assert.ok((await page.locator("img").count()) >= 1, "the chart is shown");
-    await page.screenshot({ path: join(out, `${id}.png`), fullPage: true });
+    await shoot(page, join(out, `${id}.png`));
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -133,11 +158,13 @@ for (const [id, action] of [
     await button.waitFor({ timeout: 10_000 });
     const waiting = action === "submit" ? "submitted" : "asking";
     assert.ok((await page.locator(`[data-block-type="tool_call"][data-state="${waiting}"]`).count()) >= 1);
-    await page.screenshot({ path: join(out, `${id}-paused.png`), fullPage: true });
+    // AskUser (the external tool of h_external_execution) asks with a form: pick the answer
+    if (action === "submit") await page.locator("form.ask-form button.ask-option", { hasText: "Rust (Recommended)" }).click();
+    await shoot(page, join(out, `${id}-paused.png`));
     await button.click();
     await done(page);
     await assertMatchesBackend(page, id);
-    await page.screenshot({ path: join(out, `${id}.png`), fullPage: true });
+    await shoot(page, join(out, `${id}.png`));
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -257,7 +284,7 @@ test("every refused event of a dropped log is listed, and the rest is still rebu
   assert.match((await page.locator("footer.status").textContent()) ?? "", /replayed broken\.jsonl: 67 events.*2 error\(s\)/);
   assert.equal(await page.locator("article.bubble.assistant").count(), 1);
   assert.ok((await page.locator('[data-block-type="tool_call"]').count()) >= 3);
-  await page.screenshot({ path: join(out, "dropped-log-errors.png"), fullPage: true });
+  await shoot(page, join(out, "dropped-log-errors.png"));
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -420,6 +447,447 @@ test("an XSS corpus in every model-controlled field: no script, dialog, navigati
   await page.screenshot({ path: join(out, "xss.png") });
   assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
   await page.close();
+});
+
+// ---------- what a chat user expects: sticking to the bottom, tool cards, ask forms, dark mode, layout ----------
+
+/** An event maker for crafted streams: wire JSON of one reply, numbered ids. */
+function eventMaker(replyId: string): (type: string, fields: Json) => string {
+  let n = 0;
+  return (type, fields) => JSON.stringify({ id: `${replyId}-${++n}`, created_at: "2026-01-01T00:00:00.000000", type, reply_id: replyId, ...fields });
+}
+
+type Box = { top: number; bottom: number; left: number; right: number };
+const intersects = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Where the chat's scroll area, its last line (the last reply's token line, or its last
+ * block) and the status bar are, and whether the last line is what is painted there. */
+async function layout(page: Page) {
+  // (no named function in here: tsx would wrap it in a helper the page does not have)
+  return page.evaluate(() => {
+    const scroller = document.getElementById("scroller")!;
+    const bubbles = document.querySelectorAll("article.bubble.assistant");
+    const bubble = bubbles[bubbles.length - 1]!;
+    const meta = bubble.querySelector("footer.meta")!;
+    const last = meta.textContent ? meta : bubble.querySelector(".blocks")!.lastElementChild!;
+    const [s, t, r] = [scroller, document.getElementById("status")!, last].map((e) => e.getBoundingClientRect());
+    const painted = document.elementFromPoint(r!.left + 4, r!.top + Math.min(r!.height / 2, 8));
+    return {
+      scroller: { top: s!.top, bottom: s!.bottom, left: s!.left, right: s!.right },
+      status: { top: t!.top, bottom: t!.bottom, left: t!.left, right: t!.right },
+      last: { top: r!.top, bottom: r!.bottom, left: r!.left, right: r!.right },
+      lastIsPainted: painted !== null && last.contains(painted),
+      fromBottom: scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight,
+      viewport: innerHeight,
+    };
+  });
+}
+
+async function assertStatusBesideChat(page: Page, what: string): Promise<void> {
+  const at = await layout(page);
+  const where = `${what}: ${JSON.stringify(at)}`;
+  assert.ok(!intersects(at.scroller, at.status), `the status bar is not over the chat (${where})`);
+  assert.ok(!intersects(at.last, at.status), `the status bar is not over the last line (${where})`);
+  assert.ok(at.status.bottom <= at.viewport + 0.5, `the status bar is in the viewport (${where})`);
+  assert.ok(at.fromBottom <= 2, `the chat is at its bottom (${where})`);
+  assert.ok(at.last.bottom <= at.scroller.bottom + 0.5, `the last line is in view (${where})`);
+  assert.ok(at.lastIsPainted, `nothing is painted over the last line (${where})`);
+}
+
+/** The chat scroller's position: how far from its bottom, and its scrollTop. */
+async function scrollState(page: Page) {
+  return page.evaluate(() => {
+    const s = document.getElementById("scroller")!;
+    return {
+      top: s.scrollTop,
+      fromBottom: s.scrollHeight - s.scrollTop - s.clientHeight,
+      overflow: s.scrollHeight - s.clientHeight,
+      events: Number(document.body.dataset.events),
+      state: document.body.dataset.state,
+    };
+  });
+}
+
+const moreEvents = (page: Page, n: number) =>
+  page.waitForFunction((n) => Number(document.body.dataset.events) >= n || document.body.dataset.state === "done", n, { timeout: 30_000 });
+
+test("while streaming the chat sticks to the bottom; after the user scrolls up it stays put and shows Jump to latest", async () => {
+  // the long session (1,172 events), paced, in a phone-sized viewport
+  const { page, errors } = await open("j_long_session_30_iters", "", { width: 390, height: 700 });
+  page.setDefaultTimeout(30_000);
+  await page.waitForFunction(() => {
+    const s = document.getElementById("scroller")!;
+    return s.scrollHeight - s.clientHeight > 1500;
+  });
+  const jump = page.locator("#jump");
+  // at the bottom on every look while it streams (and the stream goes on meanwhile)
+  const first = await scrollState(page);
+  for (let i = 0; i < 5; i++) {
+    const now = await scrollState(page);
+    assert.equal(now.state, "streaming");
+    assert.ok(now.fromBottom <= 2, `stuck to the bottom: ${JSON.stringify(now)}`);
+    assert.equal(await jump.isVisible(), false, "no jump control while at the bottom");
+    await page.waitForTimeout(80);
+  }
+  const before = await scrollState(page);
+  assert.ok(before.events > first.events && before.overflow > first.overflow, "it streamed and grew meanwhile");
+  // the user scrolls up (a wheel over the chat)
+  const box = (await page.locator("#scroller").boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -900);
+  await page.waitForFunction(() => {
+    const s = document.getElementById("scroller")!;
+    return s.scrollHeight - s.scrollTop - s.clientHeight > 600;
+  });
+  await page.waitForTimeout(250); // (the wheel's scroll may be animated)
+  const up = await scrollState(page);
+  assert.equal(up.state, "streaming", "scrolled up while it streams");
+  await jump.waitFor({ state: "visible" });
+  // more events arrive: the view stays where the user put it, the control stays
+  await moreEvents(page, up.events + 80);
+  const later = await scrollState(page);
+  assert.ok(later.events >= up.events + 80 || later.state === "done");
+  assert.ok(Math.abs(later.top - up.top) <= 1, `the view did not move: ${up.top} → ${later.top}`);
+  assert.ok(later.fromBottom > up.fromBottom, "the chat grew below the view");
+  assert.ok(await jump.isVisible(), "Jump to latest is shown");
+  assert.equal(await page.evaluate(() => document.body.dataset.stick), "0");
+  // Jump to latest: back at the bottom, and sticking again
+  await jump.click();
+  const jumped = await scrollState(page);
+  assert.ok(jumped.fromBottom <= 2, JSON.stringify(jumped));
+  assert.equal(await jump.isVisible(), false);
+  if (jumped.state === "streaming") {
+    await moreEvents(page, jumped.events + 40);
+    assert.ok((await scrollState(page)).fromBottom <= 2, "it follows the stream again");
+  }
+  await done(page);
+  const end = await scrollState(page);
+  assert.ok(end.fromBottom <= 2, `at the bottom at the end: ${JSON.stringify(end)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a tool call and its result are one card: the result under its call, JSON pretty-printed, collapsible", async () => {
+  const { page, errors } = await open("c_react_3_tools_2_iters");
+  await done(page);
+  const results = backend("c_react_3_tools_2_iters").flatMap((m) => (m.content as Json[]).filter((b) => b.type === "tool_result"));
+  assert.ok(results.length >= 3);
+  let json = 0;
+  for (const r of results) {
+    const shown = await page.evaluate((id: string) => {
+      const cards = document.querySelectorAll(`[data-block-type="tool_call"][data-tool-call-id="${id}"]`);
+      const result = cards[0]?.querySelector(':scope > .tool-results > details[data-block-type="tool_result"]');
+      const pre = result?.querySelector("pre.tool-output");
+      return {
+        cards: cards.length,
+        inCard: result !== null && result !== undefined,
+        call: cards[0]?.querySelector(".tool-name")?.textContent,
+        text: pre?.textContent ?? null,
+        json: pre?.classList.contains("json") ?? false,
+        standalone: document.querySelectorAll(`#chat .blocks > [data-block-type="tool_result"][data-tool-call-id="${id}"]`).length,
+      };
+    }, r.id);
+    assert.equal(shown.cards, 1, `one card for ${r.id}`);
+    assert.ok(shown.inCard, `the result of ${r.id} is in its call's card`);
+    assert.equal(shown.standalone, 0, "not also on its own");
+    assert.equal(shown.call, r.name);
+    const raw = (r.output as Json[]).map((o) => o.text).join("");
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // not JSON
+    }
+    if (parsed !== null && typeof parsed === "object") {
+      json += 1;
+      assert.equal(shown.text, JSON.stringify(parsed, null, 2), "pretty-printed JSON");
+      assert.ok(shown.json && shown.text!.split("\n").length > 3);
+    } else {
+      assert.equal(shown.text, raw, "other output as is");
+      assert.equal(shown.json, false);
+    }
+  }
+  assert.ok(json >= 2, "the weather results are JSON");
+  // collapsible: its summary closes and opens it
+  const result = page.locator('details[data-block-type="tool_result"]').first();
+  assert.equal(await result.evaluate((d) => (d as HTMLDetailsElement).open), true, "a short result is open");
+  await result.locator("summary").click();
+  assert.equal(await result.evaluate((d) => (d as HTMLDetailsElement).open), false);
+  assert.equal(await result.locator("pre.tool-output").isVisible(), false);
+  await result.locator("summary").click();
+  assert.ok(await result.locator("pre.tool-output").isVisible());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("h_external_execution: the AskUser form sends the chosen answer; one the recording did not give is refused", async () => {
+  const { page, errors } = await open("h_external_execution");
+  await page.waitForSelector('body[data-state="paused"]', { timeout: 30_000 });
+  const form = page.locator('[data-block-type="tool_call"][data-state="submitted"] form.ask-form');
+  await form.waitFor();
+  assert.equal(await form.locator(".ask-header").textContent(), "Language");
+  assert.equal(await form.locator(".ask-text").textContent(), "Which language should the demo use?");
+  assert.deepEqual(await form.locator("button.ask-option .ask-label").allTextContents(), ["Rust (Recommended)", "Python"]);
+  assert.match((await form.textContent()) ?? "", /POST \/api\/decide/, "the form says what sending does");
+  const send = form.locator('button[data-action="submit"]');
+  assert.ok(await send.isDisabled(), "nothing chosen yet");
+  const bodies: Json[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/decide")) bodies.push(JSON.parse(r.postData() ?? "null"));
+  });
+  await form.locator("button.ask-option", { hasText: "Python" }).click();
+  assert.equal(await form.locator("button.ask-option", { hasText: "Python" }).getAttribute("aria-pressed"), "true");
+  await send.click();
+  await page.waitForSelector("footer.status.error");
+  assert.match((await page.locator("footer.status").textContent()) ?? "", /continues after the answer "Rust \(Recommended\)"/);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "paused");
+  assert.ok(await send.isEnabled(), "the form can be answered again");
+  // one choice only: picking Rust unpicks Python
+  await form.locator("button.ask-option", { hasText: "Rust (Recommended)" }).click();
+  assert.equal(await form.locator("button.ask-option", { hasText: "Python" }).getAttribute("aria-pressed"), "false");
+  await send.click();
+  await done(page);
+  const question = "Which language should the demo use?";
+  assert.deepEqual(
+    bodies.map((b) => [b.decision, b.answers]),
+    [
+      ["submit", [{ question, selected: ["Python"], other: null }]],
+      ["submit", [{ question, selected: ["Rust (Recommended)"], other: null }]],
+    ],
+  );
+  await assertMatchesBackend(page, "h_external_execution");
+  // answered: the question stays, read-only, above its result in the same card
+  assert.equal(await page.locator("#chat form").count(), 0);
+  const card = page.locator('[data-block-type="tool_call"][data-state="finished"]');
+  assert.equal(await card.locator(".ask-summary .ask-text").textContent(), question);
+  assert.match((await card.locator('[data-block-type="tool_result"] pre.tool-output').textContent()) ?? "", /with "Rust \(Recommended\)"/);
+  assert.deepEqual(errors.filter((e) => !e.includes("409")), []);
+  await page.close();
+});
+
+test("an ask-the-user form is the page's own: built as text from a crafted event; model text cannot make one", async () => {
+  const { page, errors, foreign, dialogs } = await openWatched();
+  await page.waitForSelector('body[data-ready="1"]');
+  const question = '<img src=x onerror="window.pwned=1"> Which **one**? <script>window.pwned=2</script>';
+  const options = ['<b onclick="window.pwned=3">bold</b>', "plain"];
+  const input = JSON.stringify({ question, options });
+  // model text that looks like the page's form, with its classes and data-action
+  const fake = '<form class="ask ask-form"><fieldset class="ask-question"><button class="ask-option decision" data-action="submit" type="submit">Send answer</button><input class="ask-field" autofocus onfocus="window.pwned=4"></fieldset></form>';
+  const ev = eventMaker("ask");
+  const call = { type: "tool_call", id: "ask-1", name: "ask_user", input, state: "submitted", suggested_rules: [], created_at: "2026-01-01T00:00:00.000000", finished_at: null };
+  const lines = [
+    ev("REPLY_START", { session_id: "s", name: "Asker" }),
+    ev("TEXT_BLOCK_START", { block_id: "t" }),
+    ev("TEXT_BLOCK_DELTA", { block_id: "t", delta: fake }),
+    ev("TEXT_BLOCK_END", { block_id: "t" }),
+    ev("THINKING_BLOCK_START", { block_id: "th" }),
+    ev("THINKING_BLOCK_DELTA", { block_id: "th", delta: fake }),
+    ev("THINKING_BLOCK_END", { block_id: "th" }),
+    ev("TOOL_CALL_START", { tool_call_id: "ask-1", tool_call_name: "ask_user" }),
+    ev("TOOL_CALL_DELTA", { tool_call_id: "ask-1", delta: input }),
+    ev("TOOL_CALL_END", { tool_call_id: "ask-1" }),
+    ev("TOOL_RESULT_START", { tool_call_id: "ask-1", tool_call_name: "ask_user" }),
+    ev("REQUIRE_EXTERNAL_EXECUTION", { tool_calls: [call] }),
+  ];
+  // the page's POST is answered here (there is no recording behind this stream)
+  const posted: Json[] = [];
+  await page.route("**/api/decide", async (route) => {
+    posted.push(JSON.parse(route.request().postData() ?? "null"));
+    await route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' });
+  });
+  // played as a live playback from the demo server is (one that can take an answer)
+  await page.evaluate(async (lines) => {
+    const demo = (window as unknown as { __demo: Demo & { state: { scenario: unknown; serverSession: string } } }).__demo;
+    const pkg = "agentscope-message";
+    const { Session } = await import(pkg);
+    const session = new Session();
+    demo.begin(session);
+    demo.state.scenario = { id: "crafted", users: [] };
+    demo.state.serverSession = "crafted-session";
+    document.body.dataset.state = "streaming";
+    for (const line of lines) session.apply(line);
+    demo.flush();
+  }, lines);
+  const found = await page.evaluate(() => {
+    const chat = document.getElementById("chat")!;
+    const form = chat.querySelector("form");
+    return {
+      forms: chat.querySelectorAll("form").length,
+      owner: form?.closest<HTMLElement>('[data-block-type="tool_call"]')?.dataset.toolCallId ?? null,
+      inModelText: [...chat.querySelectorAll('[data-block-type="text"], [data-block-type="thinking"]')].flatMap((b) =>
+        [...b.querySelectorAll("form, fieldset, button, input")].map((e) => e.tagName),
+      ),
+      decisions: [...chat.querySelectorAll("button.decision")].map((b) => b.closest("form.ask-form") === form),
+      question: form?.querySelector(".ask-text")?.textContent,
+      options: [...(form?.querySelectorAll("button.ask-option .ask-label") ?? [])].map((e) => e.textContent),
+      markup: [...(form?.querySelectorAll("img, script, b, strong") ?? [])].map((e) => e.tagName),
+      handlers: [...chat.querySelectorAll("*")].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on")).map((a) => a.name)),
+      state: document.body.dataset.state,
+    };
+  });
+  assert.equal(found.forms, 1, "one form: the page's");
+  assert.equal(found.owner, "ask-1", "in the ask_user call's card");
+  assert.deepEqual(found.inModelText, [], "model text makes no form, field or button");
+  assert.deepEqual(found.decisions, [true], "the only decision button is the form's");
+  assert.equal(found.question, question, "the question is text");
+  assert.deepEqual(found.options, options, "so are the options");
+  assert.deepEqual(found.markup, []);
+  assert.deepEqual(found.handlers, []);
+  assert.equal(found.state, "paused", "the page waits for the answer");
+  const form = page.locator("#chat form.ask-form");
+  const send = form.locator('button[data-action="submit"]');
+  assert.ok(await send.isDisabled());
+  await form.locator("button.ask-option", { hasText: "plain" }).click();
+  assert.ok(await send.isEnabled());
+  // a typed answer replaces the choice (one answer per question)
+  await form.locator("input.ask-field").fill("something else");
+  assert.equal(await form.locator("button.ask-option", { hasText: "plain" }).getAttribute("aria-pressed"), "false");
+  await form.locator("input.ask-field").press("Enter"); // Enter sends, as the button does
+  await page.waitForFunction(() => /answer sent/.test(document.getElementById("status")!.textContent ?? ""));
+  assert.deepEqual(posted, [
+    { session: "crafted-session", scenario: "crafted", decision: "submit", answers: [{ question, selected: [], other: "something else" }] },
+  ]);
+  assert.ok(await send.isDisabled(), "sent once");
+  // the same stream as a dropped log: no server to answer to, so the questions are display-only
+  await page.setInputFiles("#file", { name: "ask.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(lines.join("\n")) });
+  await done(page);
+  assert.equal(await page.locator("#chat form").count(), 0);
+  assert.equal(await page.locator("#chat button.decision").count(), 0);
+  assert.equal(await page.locator(".ask-summary .ask-text").textContent(), question);
+  assert.match((await page.locator(".ask-summary").textContent()) ?? "", /display only/);
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors.filter((e) => !e.includes("Content Security Policy")), []);
+  await page.close();
+});
+
+test("a dropped log that fails lists its errors: 3 bad lines give 3; past 10, \"and N more\"", async () => {
+  const events = splitEvents(readFileSync(join(root, "examples/recordings/c_react_3_tools_2_iters/events.jsonl")));
+  const { page, errors } = await open("f_tool_image", "&autoplay=0", { width: 390, height: 800 });
+  await page.waitForSelector('body[data-ready="1"]');
+  const replay = async (name: string, lines: string[]) => {
+    await page.setInputFiles("#file", { name, mimeType: "application/jsonl", buffer: Buffer.from(lines.join("\n")) });
+    await done(page);
+    return {
+      listed: await page.locator("footer.status ol.errors li").allTextContents(),
+      more: await page.locator("footer.status .more").allTextContents(),
+      status: (await page.locator("footer.status .status-text").textContent()) ?? "",
+    };
+  };
+  const three = [...events];
+  three[2] = "{not json";
+  three[6] = '{"type": 3}';
+  three[11] = "[1, 2]";
+  const a = await replay("three.jsonl", three);
+  assert.equal(a.listed.length, 3, a.listed.join("\n"));
+  assert.match(a.listed[0]!, /^\[invalid_json\] at event 3: /);
+  assert.match(a.listed[1]!, /^\[invalid_event\] at event 7: /);
+  assert.match(a.listed[2]!, /^\[\w+\] at event 12: /);
+  assert.deepEqual(a.more, []);
+  assert.match(a.status, /replayed three\.jsonl: 67 events, 3 error\(s\)$/);
+  await assertStatusBesideChat(page, "3 errors");
+  // 25 bad lines: the first 10, then how many more (the status bar stays a bar)
+  const many = events.flatMap((line, i) => (i < 25 ? [line, `{bad line ${i + 1}`] : [line]));
+  const b = await replay("many.jsonl", many);
+  assert.equal(b.listed.length, 10);
+  assert.match(b.listed[0]!, /^\[invalid_json\] at event 2: /);
+  assert.deepEqual(b.more, ["and 15 more"]);
+  assert.match(b.status, /, 25 error\(s\)$/);
+  await assertStatusBesideChat(page, "25 errors");
+  const status = (await page.locator("footer.status").boundingBox())!;
+  assert.ok(status.height <= 0.4 * 800 + 1, `the status bar is at most 40% of the viewport: ${status.height}`);
+  await shoot(page, join(out, "dropped-log-25-errors.png"));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a data: URL image is shown as an <img> (no request to another host); an http(s) one waits for a click", async () => {
+  const recorded = splitEvents(readFileSync(join(root, "examples/recordings/f_tool_image/events.jsonl")))
+    .map((line) => JSON.parse(line) as Json)
+    .find((e) => e.type === "TOOL_RESULT_DATA_DELTA")!;
+  const url = `data:image/png;base64,${recorded.data}`;
+  const ev = eventMaker("img");
+  const lines = [
+    ev("REPLY_START", { session_id: "s", name: "Painter" }),
+    ev("DATA_BLOCK_START", { block_id: "d", media_type: "image/png", name: "inline.png" }),
+    ev("DATA_BLOCK_DELTA", { block_id: "d", media_type: "image/png", url }),
+    ev("DATA_BLOCK_END", { block_id: "d" }),
+    ev("TOOL_CALL_START", { tool_call_id: "c", tool_call_name: "render_chart" }),
+    ev("TOOL_CALL_DELTA", { tool_call_id: "c", delta: "{}" }),
+    ev("TOOL_CALL_END", { tool_call_id: "c" }),
+    ev("TOOL_RESULT_START", { tool_call_id: "c", tool_call_name: "render_chart" }),
+    ev("TOOL_RESULT_DATA_DELTA", { tool_call_id: "c", block_id: "o", media_type: "image/png", url }),
+    ev("TOOL_RESULT_END", { tool_call_id: "c", state: "success" }),
+    ev("DATA_BLOCK_START", { block_id: "r", media_type: "image/png" }),
+    ev("DATA_BLOCK_DELTA", { block_id: "r", media_type: "image/png", url: "https://images.example/remote.png" }),
+    ev("DATA_BLOCK_END", { block_id: "r" }),
+    ev("REPLY_END", { session_id: "s", finished_reason: "completed", error: null }),
+  ];
+  const { page, errors, foreign } = await openWatched();
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.setInputFiles("#file", { name: "images.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(lines.join("\n")) });
+  await done(page);
+  await page.waitForFunction(() => [...document.querySelectorAll("#chat img")].every((i) => (i as HTMLImageElement).complete));
+  const images = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLImageElement>("#chat img")].map((i) => ({
+      src: i.src.slice(0, 22),
+      width: i.naturalWidth,
+      inCard: i.closest<HTMLElement>('[data-block-type="tool_call"]')?.dataset.toolCallId ?? null,
+    })),
+  );
+  assert.deepEqual(images.map((i) => i.src), ["data:image/png;base64,", "data:image/png;base64,"]);
+  assert.ok(images.every((i) => i.width > 0), `decoded: ${JSON.stringify(images)}`);
+  assert.deepEqual(images.map((i) => i.inCard), [null, "c"], "the tool's image is in its card");
+  assert.equal(await page.locator("#chat .note", { hasText: "not shown" }).count(), 0);
+  assert.equal(await page.locator("#chat button.load-media").count(), 1, "the https image waits for a click");
+  assert.deepEqual(foreign, [], "no request to another host");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("390 and 1280 px, light and dark: the status bar is under the chat, never over it; dark mode follows prefers-color-scheme (web-demo/out/demo-*.png)", async () => {
+  const shots = out;
+  mkdirSync(shots, { recursive: true });
+  const colours: Record<string, { body: string; card: string; ink: string; panel: string }> = {};
+  for (const width of [390, 1280]) {
+    for (const scheme of ["light", "dark"] as const) {
+      const page = await browser.newPage({ viewport: { width, height: width < 600 ? 844 : 800 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${server.url}?scenario=g1_confirm_approve&speed=0&autoplay=1`);
+      await page.waitForSelector('body[data-state="paused"]', { timeout: 30_000 });
+      await assertStatusBesideChat(page, `${width} px ${scheme}, paused`);
+      await page.locator('button[data-action="approve"]').click();
+      await done(page);
+      await assertStatusBesideChat(page, `${width} px ${scheme}, done`);
+      colours[`${width} ${scheme}`] = await page.evaluate(() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        ink: getComputedStyle(document.body).color,
+        card: getComputedStyle(document.querySelector(".tool-call")!).backgroundColor,
+        panel: getComputedStyle(document.querySelector(".bubble.assistant .blocks")!).backgroundColor,
+      }));
+      // a tool call with its result, and CJK text and emoji, in the shot
+      assert.ok((await page.locator('[data-block-type="tool_call"] [data-block-type="tool_result"]').count()) >= 2);
+      assert.match((await page.locator("#chat").textContent()) ?? "", /上海/);
+      await shoot(page, join(shots, `demo-${width}-${scheme}.png`), 2400);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+  for (const width of [390, 1280]) {
+    const light = colours[`${width} light`]!;
+    const dark = colours[`${width} dark`]!;
+    for (const key of ["body", "ink", "card", "panel"] as const) assert.notEqual(light[key], dark[key], `${key} at ${width} px`);
+  }
+  // dark is dark: the page background's brightness
+  const luma = (rgb: string) => {
+    const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  assert.ok(luma(colours["1280 dark"]!.body) < 40 && luma(colours["1280 light"]!.body) > 200, JSON.stringify(colours));
 });
 
 // ---------- streaming text: the work per frame grows with the delta, not the block ----------

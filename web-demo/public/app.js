@@ -5,6 +5,8 @@
 // at most once per animation frame, and only the blocks whose snapshot object changed
 // (snapshots share unchanged messages and blocks); a streaming text block's markdown is
 // rendered in place, its work growing with what arrived. It never parses an event itself.
+// The chat sticks to the bottom while it streams (unless the user scrolled up), a tool
+// result is shown in its call's card, and an ask-the-user tool is a form of the page's own.
 import { MsgError, Session, blockKey, parseToolInput, pendingActions } from "agentscope-message";
 import { marked } from "marked";
 import DOMPurify from "dompurify";
@@ -27,8 +29,14 @@ const state = {
   reconnects: 0,
   message: "",
   messageIsError: false,
-  errors: [], // every refused event or failure of this playback, in order
+  errors: [], // the first ERRORS_SHOWN refused events or failures of this playback, in order
+  errorCount: 0, // all of them
+  stick: true, // keep the chat scrolled to the bottom (until the user scrolls up)
+  scrollTop: 0, // the scroller's last scrollTop (a user scrolling up lowers it)
 };
+
+// a failed log lists its first errors, then "and N more"
+const ERRORS_SHOWN = 10;
 
 // ---------- safe rendering ----------
 
@@ -271,16 +279,25 @@ function el(tag, className, text) {
 }
 
 const MEDIA_TYPE = /^(image|audio)\/[\w.+-]+$/;
+// a base64 `data:` URL of an image or audio type, with optional parameters (`;name=x.png`)
+const DATA_URL = /^data:((?:image|audio)\/[\w.+-]+)((?:;[\w.+-]+=[\w.+%-]*)*);base64,([A-Za-z0-9+/=\s]*)$/i;
 
-/** An <img>/<audio> for image or audio data from base64 or a `data:` URL; an http(s) URL
- * is a button that loads it only when clicked (no request to another host on its own). */
+/** An <img>/<audio> for image or audio data from base64 or a base64 `data:` URL (the CSP
+ * allows `img-src data:`: nothing leaves the page); an http(s) URL is a button that loads
+ * it only when clicked (no request to another host on its own). */
 function media(source, name) {
-  const type = source.media_type ?? "";
+  let type = source.media_type ?? "";
+  // a data: URL says its own type (a source may carry none, a generic or another one)
+  const data = source.type !== "base64" && typeof source.url === "string" ? DATA_URL.exec(source.url.trim()) : null;
+  if (data) type = data[1].toLowerCase();
   if (!MEDIA_TYPE.test(type)) return el("div", "note", `[${type || "data"} not shown]`);
   let src;
   if (source.type === "base64") {
     if (!/^[A-Za-z0-9+/=\s]*$/.test(source.data)) return el("div", "note", "[invalid base64 data]");
-    src = `data:${type};base64,${source.data}`;
+    src = `data:${type};base64,${source.data.replace(/\s+/g, "")}`;
+  } else if (data) {
+    // rebuilt from its parts: only the type, the parameters and the base64 text go through
+    src = `data:${data[1].toLowerCase()}${data[2]};base64,${data[3].replace(/\s+/g, "")}`;
   } else {
     let url;
     try {
@@ -288,9 +305,7 @@ function media(source, name) {
     } catch {
       return el("div", "note", "[invalid URL]");
     }
-    if (url.protocol === "data:" && /^data:(image|audio)\/[\w.+-]+;base64,[A-Za-z0-9+/=]*$/.test(url.href)) {
-      src = url.href;
-    } else if (url.protocol !== "https:" && url.protocol !== "http:") {
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
       return el("div", "note", `[${url.protocol} URL not shown]`);
     } else {
       const load = el("button", "load-media", `Load ${type.split("/")[0]} from ${url.host}`);
@@ -311,13 +326,19 @@ function mediaNode(type, src, name) {
   return node;
 }
 
+// a finished tool result of at most this many lines is shown open; a longer one collapsed
+const RESULT_OPEN_LINES = 16;
+
 /** The page's own decision buttons: the handler is bound here, to this element (model
- * text cannot make a button the page would act on). */
-function action(button, decision) {
+ * text cannot make a button the page would act on). `extra()`: more fields to POST. */
+function action(button, decision, extra) {
   button.type = "button";
   button.classList.add("decision"); // model text has no classes (the allow-list)
   button.dataset.action = decision; // for tests and styles only: never read by a handler
-  button.addEventListener("click", () => decide(decision, button));
+  button.addEventListener("click", (e) => {
+    e.preventDefault();
+    decide(decision, button, extra?.());
+  });
   return button;
 }
 
@@ -332,6 +353,159 @@ function toolArgs(block) {
   const parsed = parseToolInput(block);
   return parsed === null ? block.input : JSON.stringify(parsed, null, 2);
 }
+
+/** A tool's text output: pretty-printed when it is a JSON object or array, else as is. */
+function toolOutput(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      const parsed = JSON.parse(trimmed);
+      if (parsed !== null && typeof parsed === "object") return { text: JSON.stringify(parsed, null, 2), json: true };
+    } catch {
+      // not (yet) JSON: shown as is
+    }
+  }
+  return { text, json: false };
+}
+
+// ---------- ask-the-user tools: a form of the page's own ----------
+//
+// AgentScope's built-in `AskUser` (h_external_execution) is an external tool: the agent
+// parks on REQUIRE_EXTERNAL_EXECUTION until the client sends the tool's result. Its input
+// is `{questions: [{question, header, options: [{label, description}], multiSelect}]}`;
+// the other common spellings (`ask_user`, `AskUserQuestion`: `{question, options: [...]}`)
+// are read the same way. The form is built here with text nodes only and its handlers
+// are bound here: model text can neither make one nor reach its handlers.
+
+const ASK_TOOLS = new Set(["AskUser", "AskUserQuestion", "ask_user", "ask_user_question"]);
+const ASK_LIMIT = 50; // questions, and options per question (model-controlled sizes)
+
+/** An ask-the-user call's questions, or null when its input is not one. */
+function askQuestions(block) {
+  if (!ASK_TOOLS.has(block.name)) return null;
+  const input = parseToolInput(block);
+  if (input === null || typeof input !== "object") return null;
+  const list = Array.isArray(input.questions) ? input.questions : typeof input.question === "string" ? [input] : null;
+  if (list === null || list.length === 0) return null;
+  const questions = [];
+  for (const q of list.slice(0, ASK_LIMIT)) {
+    if (q === null || typeof q !== "object" || typeof q.question !== "string") return null;
+    const options = (Array.isArray(q.options) ? q.options : [])
+      .map((o) => (typeof o === "string" ? { label: o, description: "" } : o && typeof o.label === "string" ? { label: o.label, description: typeof o.description === "string" ? o.description : "" } : null))
+      .filter((o) => o !== null)
+      .slice(0, ASK_LIMIT);
+    questions.push({ question: q.question, header: typeof q.header === "string" ? q.header : "", options, multi: q.multiSelect === true || q.multi_select === true });
+  }
+  return questions;
+}
+
+/** The questions, read-only (an answered call, or a replayed log: nothing to send). */
+function askSummary(questions, note) {
+  const node = el("div", "ask ask-summary");
+  for (const q of questions) {
+    const item = el("div", "ask-question");
+    const title = el("p", "ask-title");
+    if (q.header) title.append(el("span", "ask-header", q.header));
+    title.append(el("span", "ask-text", q.question));
+    item.append(title);
+    if (q.options.length > 0) {
+      const list = el("ul", "ask-choices");
+      for (const o of q.options) {
+        const li = el("li", "", o.label);
+        if (o.description) li.append(el("span", "ask-desc", ` — ${o.description}`));
+        list.append(li);
+      }
+      item.append(list);
+    }
+    node.append(item);
+  }
+  if (note) node.append(el("p", "note", note));
+  return node;
+}
+
+/** The form: option buttons (one, or several for `multiSelect`) and a text field per
+ * question; "Send answer" POSTs `[{question, selected, other}]` (the shape of AskUser's
+ * result metadata) to /api/decide with decision "submit". The demo server continues the
+ * recording only after the answer it recorded (another one is refused with a message). */
+function askForm(questions) {
+  const form = el("form", "ask ask-form");
+  form.noValidate = true;
+  const answers = questions.map(() => ({ selected: new Set(), other: "" }));
+  const send = el("button", "approve", "Send answer");
+  action(send, "submit", () => ({ answers: questions.map((q, i) => ({ question: q.question, selected: q.options.filter((o) => answers[i].selected.has(o.label)).map((o) => o.label), other: answers[i].other.trim() || null })) }));
+  send.type = "submit";
+  const ready = () => answers.every((a) => a.selected.size > 0 || a.other.trim() !== "");
+  const refresh = () => {
+    send.disabled = !ready();
+  };
+  questions.forEach((q, i) => {
+    const set = el("fieldset", "ask-question");
+    const legend = el("legend", "ask-title");
+    if (q.header) legend.append(el("span", "ask-header", q.header));
+    legend.append(el("span", "ask-text", q.question));
+    set.append(legend);
+    const buttons = [];
+    if (q.options.length > 0) {
+      const group = el("div", "ask-options");
+      for (const o of q.options) {
+        const b = el("button", "ask-option");
+        b.type = "button";
+        b.setAttribute("aria-pressed", "false");
+        b.append(el("span", "ask-label", o.label));
+        if (o.description) b.append(el("span", "ask-desc", o.description));
+        b.addEventListener("click", () => {
+          const chosen = answers[i].selected;
+          const on = !chosen.has(o.label);
+          if (!q.multi) {
+            chosen.clear();
+            for (const other of buttons) other.setAttribute("aria-pressed", "false");
+            if (on) {
+              field.value = "";
+              answers[i].other = "";
+            }
+          }
+          if (on) chosen.add(o.label);
+          else chosen.delete(o.label);
+          b.setAttribute("aria-pressed", String(on));
+          refresh();
+        });
+        buttons.push(b);
+        group.append(b);
+      }
+      set.append(group);
+    }
+    const label = el("label", "ask-other");
+    label.append(el("span", "", q.options.length > 0 ? "Other:" : "Answer:"));
+    const field = el("input", "ask-field");
+    field.type = "text";
+    field.maxLength = 2000;
+    field.autocomplete = "off";
+    field.placeholder = q.options.length > 0 ? "or type another answer" : "type your answer";
+    field.addEventListener("input", () => {
+      answers[i].other = field.value;
+      if (!q.multi && field.value.trim() !== "") {
+        answers[i].selected.clear();
+        for (const b of buttons) b.setAttribute("aria-pressed", "false");
+      }
+      refresh();
+    });
+    label.append(field);
+    set.append(label);
+    form.append(set);
+  });
+  const actions = el("div", "actions");
+  actions.append(send, el("span", "note", "Sends your answer to the demo server (POST /api/decide), which continues the recorded stream; only the answer the recording gave has a continuation."));
+  form.append(actions);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault(); // (the CSP's form-action 'none' would block a real submission anyway)
+    if (!send.disabled) send.click();
+  });
+  refresh();
+  return form;
+}
+
+/** A playback from the demo server that can still take an answer. */
+const canAnswer = () => state.scenario !== null && ["streaming", "paused"].includes(document.body.dataset.state);
 
 /** A block's node. `live`: a text block still streaming, rendered by a StreamingMarkdown
  * that later frames update in place (any other is rendered whole, once). */
@@ -367,36 +541,66 @@ function renderBlock(block, old, live = false) {
       return node;
     }
     case "tool_call": {
+      // one card: the call, then its result(s) (`place` puts them in `.tool-results`)
       const node = el("div", "block tool-call");
       node.dataset.state = block.state;
       node.dataset.toolCallId = block.id;
       const head = el("div", "tool-head");
       head.append(el("span", "tool-icon", "⚙"), el("span", "tool-name", block.name), badge(block.state));
-      node.append(head, el("pre", "tool-args", toolArgs(block)));
+      node.append(head);
+      const questions = block.finished_at !== null || block.state === "submitted" ? askQuestions(block) : null;
+      if (questions) {
+        node.classList.add("ask-call");
+        if (block.state === "submitted" && canAnswer()) node.append(askForm(questions));
+        else node.append(askSummary(questions, block.state === "submitted" ? "Waiting for the user's answer (display only: a replayed log has no server to send one to)." : ""));
+        const args = el("details", "tool-args-details");
+        args.append(el("summary", "", "arguments"), el("pre", "tool-args", toolArgs(block)));
+        node.append(args);
+      } else {
+        node.append(el("pre", "tool-args", toolArgs(block)));
+      }
       if (block.state === "asking") {
         const actions = el("div", "actions");
         const approve = action(el("button", "approve", "Approve"), "approve");
         const deny = action(el("button", "deny", "Deny"), "deny");
         actions.append(el("span", "", "Run this tool?"), approve, deny);
         node.append(actions);
-      } else if (block.state === "submitted") {
+      } else if (block.state === "submitted" && !questions) {
         const actions = el("div", "actions awaiting");
         const submit = action(el("button", "approve", "Send the recorded answer"), "submit");
         actions.append(el("span", "", "Awaiting the client: this tool runs outside the agent."), submit);
         node.append(actions);
       }
+      node.append(el("div", "tool-results"));
       return node;
     }
     case "tool_result": {
-      const node = el("div", "block tool-result");
+      // collapsible: open while it streams and when short, closed when long (the user's
+      // own toggle is kept across re-renders)
+      const node = el("details", "block tool-result");
       node.dataset.state = block.state;
-      const head = el("div", "tool-head");
-      head.append(el("span", "tool-icon", "↳"), el("span", "tool-name", `${block.name} result`), badge(block.state));
-      node.append(head);
+      node.dataset.toolCallId = block.id;
+      const summary = el("summary", "tool-head");
+      summary.append(el("span", "tool-icon disclosure"), el("span", "tool-name", `${block.name} result`), badge(block.state));
+      node.append(summary);
       const items = typeof block.output === "string" ? [{ type: "text", text: block.output }] : block.output;
+      let lines = 0;
       for (const item of items) {
-        node.append(item.type === "text" ? el("pre", "tool-output", item.text) : media(item.source, item.name));
+        if (item.type === "text") {
+          const out = toolOutput(item.text);
+          lines += out.text.split("\n").length;
+          node.append(el("pre", `tool-output${out.json ? " json" : ""}`, out.text));
+        } else {
+          lines += 4;
+          node.append(media(item.source, item.name));
+        }
       }
+      if (items.length === 0) node.append(el("div", "note tool-output-none", "no output yet"));
+      node.open = old?.dataset.toggled ? old.open : block.finished_at === null || lines <= RESULT_OPEN_LINES;
+      if (old?.dataset.toggled) node.dataset.toggled = "1";
+      summary.addEventListener("click", () => {
+        node.dataset.toggled = "1";
+      });
       return node;
     }
     default:
@@ -431,7 +635,8 @@ function openBubble(msg) {
   const meta = el("footer", "meta");
   node.append(head, blocks, meta);
   $("chat").append(node);
-  const view = { msg: null, node, blocks, meta, rendered: new Map() }; // blockKey -> { block, node }
+  // rendered: blockKey -> { block, node }; keys: the key at each index of the content
+  const view = { msg: null, node, blocks, meta, rendered: new Map(), keys: [] };
   state.views.set(msg.id, view);
   return view;
 }
@@ -440,8 +645,12 @@ function openBubble(msg) {
  * a streaming text block is updated in place, and rendered whole once it ends. */
 function renderMessage(view, msg) {
   const ended = msg.finished_at != null || msg.finished_reason != null;
+  // a tool result goes in the card of the last call before it with its id (providers may
+  // reuse ids); one without such a call gets a card of its own
+  const calls = new Map(); // tool call id -> the call's key
   msg.content.forEach((block, i) => {
     const key = blockKey(block, i);
+    if (block.type === "tool_call") calls.set(block.id, key);
     const seen = view.rendered.get(key);
     const stream = seen && streams.get(seen.node);
     // unchanged block: same object, nothing to do (unless it streamed and has now ended)
@@ -451,7 +660,8 @@ function renderMessage(view, msg) {
       seen.block = block;
       return;
     }
-    place(view, key, i, block, renderBlock(block, seen?.node, live));
+    const host = block.type === "tool_result" ? calls.get(block.id) ?? null : null;
+    place(view, key, i, block, renderBlock(block, seen?.node, live), host);
   });
   const parts = [];
   if (msg.usage) parts.push(`${msg.usage.input_tokens} in · ${msg.usage.output_tokens} out tokens`);
@@ -466,13 +676,30 @@ function renderMessage(view, msg) {
   view.msg = msg;
 }
 
-function place(view, key, i, block, node) {
+/** Puts a block's new node where its old one was, else at the end of the bubble (blocks
+ * are only appended), or, for a tool result, at the end of its call's card (`host`). */
+function place(view, key, i, block, node, host = null) {
   node.dataset.blockType = block.type;
   node.dataset.index = String(i);
   node.dataset.key = key;
-  const old = view.rendered.get(key)?.node ?? view.blocks.children[i]; // blocks are only appended
+  let old = view.rendered.get(key)?.node;
+  const was = view.keys[i];
+  if (!old && was !== undefined && was !== key) {
+    // another block at this index (not expected: blocks are only appended)
+    old = view.rendered.get(was)?.node;
+    view.rendered.delete(was);
+  }
+  view.keys[i] = key;
+  if (old && block.type === "tool_call") {
+    // a re-rendered call keeps its results
+    const results = old.querySelector(":scope > .tool-results");
+    if (results) node.querySelector(":scope > .tool-results")?.replaceWith(results);
+  }
   if (old) old.replaceWith(node);
-  else view.blocks.append(node);
+  else if (host) {
+    const card = view.rendered.get(host)?.node;
+    (card?.querySelector(":scope > .tool-results") ?? view.blocks).append(node);
+  } else view.blocks.append(node);
   view.rendered.set(key, { block, node });
 }
 
@@ -530,6 +757,55 @@ function schedule() {
   if (!state.frame) state.frame = requestAnimationFrame(flush);
 }
 
+// ---------- the chat sticks to the bottom while it grows, unless the user scrolled up ----------
+//
+// The chat is its own scroll container (#scroller), between the header and the status bar:
+// nothing is painted over it. While `state.stick` holds, every change of its size (new
+// text, a card that grew, an image that loaded, the status bar growing) scrolls it to the
+// bottom (a ResizeObserver: once per rendered frame, after layout). A scroll up by the user
+// (scrollTop going down, away from the bottom) unsticks it and shows "Jump to latest";
+// scrolling back to the bottom, or the button, sticks it again.
+
+const NEAR_BOTTOM = 48; // px from the bottom that still count as "at the bottom"
+
+function stickToBottom() {
+  const scroller = $("scroller");
+  scroller.scrollTop = scroller.scrollHeight;
+  state.scrollTop = scroller.scrollTop;
+}
+
+function setStick(stick) {
+  state.stick = stick;
+  $("jump").hidden = stick;
+  document.body.dataset.stick = stick ? "1" : "0";
+}
+
+function watchScroll() {
+  const scroller = $("scroller");
+  setStick(true);
+  scroller.addEventListener(
+    "scroll",
+    () => {
+      const top = scroller.scrollTop;
+      const up = top < state.scrollTop - 1; // content growing never lowers scrollTop
+      state.scrollTop = top;
+      if (scroller.scrollHeight - top - scroller.clientHeight <= NEAR_BOTTOM) {
+        if (!state.stick) setStick(true);
+      } else if (up && state.stick) setStick(false);
+    },
+    { passive: true },
+  );
+  const follow = new ResizeObserver(() => {
+    if (state.stick) stickToBottom();
+  });
+  follow.observe(scroller);
+  follow.observe($("chat"));
+  $("jump").addEventListener("click", () => {
+    setStick(true);
+    stickToBottom();
+  });
+}
+
 // ---------- the status line: one message, and every error of the playback ----------
 
 function status(text, error = false) {
@@ -538,26 +814,35 @@ function status(text, error = false) {
   paintStatus();
 }
 
+/** Adds an error to the list (every one is counted; the first ERRORS_SHOWN are kept). */
 function report(error) {
-  const text = error?.message ?? String(error);
-  if (!(error instanceof MsgError)) state.errors.push(text);
-  else {
-    // a refused event's message already says "at event <n>: …"
-    const where = error.index !== undefined && !text.includes(`event ${error.index}`) ? `at event ${error.index}: ` : "";
-    const sse = error.sseId !== undefined ? ` (SSE id ${error.sseId})` : "";
-    state.errors.push(`[${error.code}] ${where}${text}${sse}`);
+  state.errorCount += 1;
+  if (state.errors.length < ERRORS_SHOWN) {
+    const text = error?.message ?? String(error);
+    if (!(error instanceof MsgError)) state.errors.push(text);
+    else {
+      // a refused event's message already says "at event <n>: …"
+      const where = error.index !== undefined && !text.includes(`event ${error.index}`) ? `at event ${error.index}: ` : "";
+      const sse = error.sseId !== undefined ? ` (SSE id ${error.sseId})` : "";
+      state.errors.push(`[${error.code}] ${where}${text}${sse}`);
+    }
   }
   paintStatus();
 }
 
+/** The status bar: the message, then the list of errors ("and N more" past the cap). */
 function paintStatus() {
   const footer = $("status");
-  footer.replaceChildren(el("span", "", state.message));
+  footer.replaceChildren(el("span", "status-text", state.message));
   if (state.errors.length > 0) {
     const list = el("ol", "errors");
     for (const text of state.errors) list.append(el("li", "", text));
     footer.append(list);
+    const more = state.errorCount - state.errors.length;
+    if (more > 0) footer.append(el("p", "more", `and ${more} more`));
   }
+  // (the status bar is part of the layout: when it grows the chat shrinks, and a chat
+  // stuck to the bottom stays there: see watchScroll)
   footer.classList.toggle("error", state.messageIsError || state.errors.length > 0);
 }
 
@@ -595,10 +880,13 @@ function reset() {
   state.views.clear();
   state.answered.clear();
   state.errors = [];
+  state.errorCount = 0;
   state.reconnects = 0;
   state.scenario = null;
   state.users = [];
   $("chat").replaceChildren();
+  setStick(true);
+  state.scrollTop = 0;
   delete document.body.dataset.reconnects;
   document.body.dataset.events = "0";
   document.body.dataset.state = "idle";
@@ -671,22 +959,33 @@ async function play(id, speed) {
   finish(`done: ${session.events} events${reconnects}${skipped(session)}`);
 }
 
-async function decide(decision, button) {
-  for (const b of document.querySelectorAll("button.decision")) b.disabled = true;
+/** Sends the user's decision (and an ask form's `answers`) to the demo server, which
+ * continues the recorded stream. The page's own controls are locked meanwhile. */
+async function decide(decision, button, extra = {}) {
+  // the page's decision buttons and ask forms (model text makes neither: see `action`)
+  const controls = [...document.querySelectorAll("button.decision, form.ask-form button, form.ask-form input")];
+  const enabled = controls.filter((c) => !c.disabled);
+  for (const c of enabled) c.disabled = true;
   const asked = state.session ? waiting(state.session.getSnapshot()) : [];
-  const res = await fetch("/api/decide", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ session: state.serverSession, scenario: state.scenario?.id, decision }),
-  });
+  let res;
+  try {
+    res = await fetch("/api/decide", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session: state.serverSession, scenario: state.scenario?.id, decision, ...extra }),
+    });
+  } catch (e) {
+    res = { ok: false, statusText: e.message, json: () => Promise.reject(e) };
+  }
   if (res.ok) {
     for (const a of asked) state.answered.add(actionKey(a));
     if (document.body.dataset.state === "paused") document.body.dataset.state = "streaming";
-    status(`${decision === "approve" ? "approved" : decision === "deny" ? "denied" : "submitted"}; the agent continues…`);
+    const done = extra.answers ? "answer sent" : decision === "approve" ? "approved" : decision === "deny" ? "denied" : "submitted";
+    status(`${done}; the agent continues…`);
   } else {
     const { error } = await res.json().catch(() => ({ error: res.statusText }));
     status(error, true);
-    for (const b of document.querySelectorAll("button.decision")) b.disabled = false;
+    for (const c of enabled) c.disabled = false;
     button?.focus();
   }
 }
@@ -722,7 +1021,7 @@ async function replayFile(file) {
     if (signal.aborted) return;
     report(e); // e.g. an unclosed JSON array
   }
-  const errors = state.errors.length ? `, ${state.errors.length} error(s)` : "";
+  const errors = state.errorCount ? `, ${state.errorCount} error(s)` : "";
   finish(`replayed ${file.name}: ${session.events} events${skipped(session)}${errors}`);
 }
 
@@ -751,6 +1050,8 @@ document.addEventListener("drop", (e) => {
   const file = e.dataTransfer?.files?.[0];
   if (file) replayFile(file);
 });
+
+watchScroll();
 
 // for tests and curious developers: a markdown string as the page renders it
 window.__demo = {
