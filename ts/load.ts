@@ -34,7 +34,8 @@ export function init(source?: WasmSource | Promise<WasmSource>): Promise<void> {
   pending ??= (async () => {
     try {
       const input = await (source ?? defaultWasm());
-      wasmExports = await initWasm(input === undefined ? undefined : { module_or_path: input as InitInput });
+      const module = input === undefined ? undefined : await compileOurs(input);
+      wasmExports = await initWasm(module === undefined ? undefined : { module_or_path: module as InitInput });
     } catch (e) {
       pending = undefined;
       throw loadError(e);
@@ -59,6 +60,26 @@ export function initNow(read: () => ArrayBufferView): void {
   }
   loaded = true;
   markReady();
+}
+
+/**
+ * A source compiled, and checked to be this package's .wasm before the glue sees it: the
+ * glue keeps whatever instance it was given first, so a foreign module (one that
+ * compiles) must never reach it, or no later `init()` could repair the package.
+ */
+async function compileOurs(source: unknown): Promise<WebAssembly.Module> {
+  let input = source;
+  const isRequest = typeof Request !== "undefined" && input instanceof Request;
+  if (typeof input === "string" || input instanceof URL || isRequest) input = await fetch(input as string);
+  if (typeof Response !== "undefined" && input instanceof Response) {
+    if (!input.ok) throw new Error(`HTTP ${input.status} ${input.statusText}`.trim());
+    input = await input.arrayBuffer();
+  }
+  const module = input instanceof WebAssembly.Module ? input : await WebAssembly.compile(input as Uint8Array<ArrayBuffer>);
+  if (!WebAssembly.Module.exports(module).some((e) => e.name === "msghandle_appendEvent")) {
+    throw new Error("the module is not this package's .wasm (it has no msghandle_appendEvent export)");
+  }
+  return module;
 }
 
 /** `init_failed`, with the host's reason and a hint for the two common causes. */

@@ -281,7 +281,9 @@ export class Session {
    * Reads a whole source into the session and ends it: a fetch `Response` (its body), a
    * `ReadableStream`, or an (async) iterable of chunks. Bytes go to wasm as they arrive.
    * Rejects on an HTTP error status (`invalid_stream`), on the signal, or on the first
-   * refused event unless `onError` takes it.
+   * refused event unless `onError` takes it. A framing error (`invalid_stream`: a stream
+   * that is neither SSE, JSON Lines nor a JSON array, a broken JSON array) ends the
+   * stream: with `onError` it is reported once and the rest of the source is not read.
    */
   async read(source: StreamSource, options: ReadOptions = {}): Promise<void> {
     const { signal, onError } = options;
@@ -302,21 +304,27 @@ export class Session {
     }
     for await (const chunk of chunks) {
       signal?.throwIfAborted();
-      this.#settle(() => this.feed(chunk), onError);
+      // (leaving the loop cancels a stream source)
+      if (this.#settle(() => this.feed(chunk), onError)) return;
     }
     signal?.throwIfAborted();
     this.#settle(() => this.end(), onError);
   }
 
-  /** Runs a feed/end; with `onError`, reports refusals and goes on with the queued events. */
-  #settle(step: () => number, onError: ((error: MsgError) => void) | undefined): void {
+  /**
+   * Runs a feed/end; with `onError`, reports refusals and goes on with the queued events.
+   * True when it reported a framing error: the stream has ended.
+   */
+  #settle(step: () => number, onError: ((error: MsgError) => void) | undefined): boolean {
+    let framing = false;
     for (;;) {
       try {
         step();
-        return;
+        return framing;
       } catch (e) {
         if (onError === undefined || !(e instanceof MsgError) || e.index === undefined) throw e;
         onError(e);
+        framing ||= e.code === "invalid_stream";
         step = () => this.feed(new Uint8Array());
       }
     }

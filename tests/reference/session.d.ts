@@ -127,7 +127,9 @@ export declare class Session {
      * Reads a whole source into the session and ends it: a fetch `Response` (its body), a
      * `ReadableStream`, or an (async) iterable of chunks. Bytes go to wasm as they arrive.
      * Rejects on an HTTP error status (`invalid_stream`), on the signal, or on the first
-     * refused event unless `onError` takes it.
+     * refused event unless `onError` takes it. A framing error (`invalid_stream`: a stream
+     * that is neither SSE, JSON Lines nor a JSON array, a broken JSON array) ends the
+     * stream: with `onError` it is reported once and the rest of the source is not read.
      */
     read(source: StreamSource, options?: ReadOptions): Promise<void>;
     /** The reply messages (frozen wire JSON): `getSnapshot().messages`. */

@@ -122,6 +122,8 @@ const out = { constant: EventType.REPLY_END, afterConstants, afterImport, sameEr
 const code = (f) => { try { f(); return "no error"; } catch (e) { return e instanceof MsgError ? e.code : String(e); } };
 out.beforeInit = [code(() => new UserMsg({ name: "u", content: "x" })), code(() => new Session())];
 out.bad = await init(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 9])).then(() => "resolved", (e) => [e instanceof MsgError, e.code]);
+// a valid module that is not this package's: refused before the glue keeps it
+out.foreign = await init(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => "resolved", (e) => [e.code, /not this package's/.test(e.message)]);
 const { readFileSync } = await import("node:fs");
 const { createRequire } = await import("node:module");
 const wasmPath = createRequire(import.meta.url).resolve("agentscope-message").replace(/index\.js$/, "wasm/agentscope_message_bg.wasm");
@@ -142,6 +144,7 @@ console.log(JSON.stringify(out));
     sameError: true,
     beforeInit: ["not_initialized", "not_initialized"],
     bad: [true, "init_failed"],
+    foreign: ["init_failed", true],
     text: "x",
     sameClass: true,
   });

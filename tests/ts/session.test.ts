@@ -402,3 +402,22 @@ test("maxFrameBytes: a longer frame is a limit_exceeded MsgError and the stream 
   // the largest cap wasm32 takes, and 0 (no cap)
   for (const ok of [0, 2 ** 32 - 1]) new Session({ maxFrameBytes: ok }).free();
 });
+
+test("read: a stream that cannot be framed is reported once with onError, and the rest is not read", async () => {
+  const session = new Session();
+  let pulled = 0;
+  function* garbage() {
+    for (let i = 0; i < 50; i++) {
+      pulled++;
+      yield "garbage ";
+    }
+  }
+  const errors: string[] = [];
+  await session.read(garbage(), { onError: (e) => errors.push(`${e.code}: ${e.message}`) });
+  assert.equal(errors.length, 1, errors.join("\n"));
+  assert.match(errors[0]!, /^invalid_stream: at event 1: cannot tell the framing/);
+  assert.equal(pulled, 1);
+  assert.deepEqual(session.messages, []);
+  // without onError the first one rejects, as before
+  await assert.rejects(new Session().read(garbage()), (e: unknown) => e instanceof MsgError && e.code === "invalid_stream");
+});
