@@ -201,6 +201,13 @@ pub enum TextOrBlocks {
     Blocks(Vec<TextOrData>),
 }
 
+/// An empty string.
+impl Default for TextOrBlocks {
+    fn default() -> TextOrBlocks {
+        TextOrBlocks::Text(String::new())
+    }
+}
+
 /// A hint for the model (e.g. a system reminder). Wire: `{type: "hint", hint, id, source,
 /// created_at, finished_at}`; `finished_at` defaults to now, not null.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

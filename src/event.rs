@@ -53,17 +53,14 @@ macro_rules! count {
     ($head:ident $($tail:ident)*) => { 1usize + count!($($tail)*) };
 }
 
-/// `take!(tag, raw, field, Type)` reads a required field of a [`RawEvent`];
-/// `take!(tag, raw, field, Type, default)` one with a default.
+/// `take!(error, tag, raw, field, Type)` reads a required field of a [`RawEvent`];
+/// `take!(error, tag, raw, field, Type, default)` one with a default. See [`read`].
 macro_rules! take {
-    ($tag:expr, $raw:ident, $field:ident, $fty:ty) => {
-        match field::<$fty>($tag, $raw.$field, stringify!($field))? {
-            Some(value) => value,
-            None => return Err(missing_field($tag, stringify!($field))),
-        }
+    ($error:ident, $tag:expr, $raw:ident, $field:ident, $fty:ty) => {
+        read::<$fty>(&mut $error, $tag, $raw.$field, stringify!($field), None)
     };
-    ($tag:expr, $raw:ident, $field:ident, $fty:ty, $default:expr) => {
-        field::<$fty>($tag, $raw.$field, stringify!($field))?.unwrap_or_else(|| $default)
+    ($error:ident, $tag:expr, $raw:ident, $field:ident, $fty:ty, $default:expr) => {
+        read::<$fty>(&mut $error, $tag, $raw.$field, stringify!($field), Some(|| $default))
     };
 }
 
@@ -125,13 +122,21 @@ macro_rules! events {
             }
 
             impl $name {
+                // Every field is read in order, the first error kept (see `read`): the
+                // event is built whole and dropped whole on an error, with no early return
+                // between fields (each would need its own drop code: 26 KB of the .wasm).
                 fn from_raw(raw: RawEvent<'_>) -> Result<$name, MsgError> {
-                    Ok($name {
-                        id: take!($tag, raw, id, String, generate_id()),
-                        created_at: take!($tag, raw, created_at, String, generate_timestamp()),
-                        metadata: take!($tag, raw, metadata, Map<String, Value>, Map::new()),
-                        $( $field: take!($tag, raw, $field, parse_as!($fty $(, $parse)?) $(, $default)?).into(), )*
-                    })
+                    let mut error = None;
+                    let event = $name {
+                        id: take!(error, $tag, raw, id, String, generate_id()),
+                        created_at: take!(error, $tag, raw, created_at, String, generate_timestamp()),
+                        metadata: take!(error, $tag, raw, metadata, Map<String, Value>, Map::new()),
+                        $( $field: take!(error, $tag, raw, $field, parse_as!($fty $(, $parse)?) $(, $default)?).into(), )*
+                    };
+                    match error {
+                        None => Ok(event),
+                        Some(error) => Err(error),
+                    }
                 }
             }
 
@@ -517,18 +522,33 @@ crate::raw::raw_object! {
     }
 }
 
-/// Converts one raw field; `Ok(None)` when it is absent. `null` is a value like any
-/// other: `None` for an optional field, an error for any other (the reference never reads
-/// `null` as "use the default"). Kept out of line: one copy per field type instead of one
-/// per field.
+/// Converts one raw field of an event. `null` is a value like any other: `None` for an
+/// optional field, an error for any other (the reference never reads `null` as "use the
+/// default"). An absent field takes its `default`; a required one (`default` is `None`) is
+/// an error. The first error goes into `error`; once it is set, fields are no longer
+/// converted and each takes `T::default()`, a placeholder dropped with the event (and
+/// `default` is not called: it may make an id). Kept out of line: one copy per field type
+/// instead of one per field.
 #[inline(never)]
-fn field<'a, T: Deserialize<'a>>(tag: &str, raw: Option<&'a RawValue>, name: &str) -> Result<Option<T>, MsgError> {
-    match raw {
-        None => Ok(None),
-        Some(raw) => serde_json::from_str(raw.get())
-            .map(Some)
-            .map_err(|e| field_error(tag, name, &e)),
+fn read<'a, T: Deserialize<'a> + Default>(
+    error: &mut Option<MsgError>,
+    tag: &str,
+    raw: Option<&'a RawValue>,
+    name: &str,
+    default: Option<fn() -> T>,
+) -> T {
+    if error.is_some() {
+        return T::default();
     }
+    let result = match (raw, default) {
+        (Some(raw), _) => serde_json::from_str(raw.get()).map_err(|e| field_error(tag, name, &e)),
+        (None, Some(default)) => Ok(default()),
+        (None, None) => Err(missing_field(tag, name)),
+    };
+    result.unwrap_or_else(|e| {
+        *error = Some(e);
+        T::default()
+    })
 }
 
 // The error builders stay out of line: inlined into each of the ~90 field conversions
