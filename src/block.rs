@@ -19,7 +19,7 @@ fn now_some() -> Option<String> {
 }
 
 /// The `type` of a content block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
@@ -36,6 +36,8 @@ pub enum BlockKind {
     /// `tool_result`
     ToolResult,
 }
+
+crate::enums::wire_enum!(BlockKind { Text = "text", Thinking = "thinking", Data = "data", Hint = "hint", ToolCall = "tool_call" });
 
 impl BlockKind {
     /// All six kinds, in the order of `ContentBlockTypes`.
@@ -230,7 +232,7 @@ pub struct HintBlock {
 }
 
 /// State of a tool call: `pending`, `asking`, `allowed`, `submitted`, `finished`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCallState {
@@ -247,8 +249,10 @@ pub enum ToolCallState {
     Finished,
 }
 
+crate::enums::wire_enum!(ToolCallState { Pending = "pending", Asking = "asking", Allowed = "allowed", Submitted = "submitted", Finished = "finished" });
+
 /// State of a tool result: `success`, `error`, `interrupted`, `denied`, `running`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolResultState {
@@ -265,8 +269,10 @@ pub enum ToolResultState {
     Running,
 }
 
+crate::enums::wire_enum!(ToolResultState { Success = "success", Error = "error", Interrupted = "interrupted", Denied = "denied", Running = "running" });
+
 /// What a permission rule does: `allow`, `deny`, `ask`, `passthrough`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum PermissionBehavior {
@@ -279,6 +285,8 @@ pub enum PermissionBehavior {
     /// Leave the decision to the next rule.
     Passthrough,
 }
+
+crate::enums::wire_enum!(PermissionBehavior { Allow = "allow", Deny = "deny", Ask = "ask", Passthrough = "passthrough" });
 
 /// A permission rule suggested with a tool call. Wire: `{tool_name, rule_content,
 /// behavior, source}`.

@@ -21,7 +21,7 @@ use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 mod fast;
 
 /// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum FinishedReason {
@@ -31,6 +31,8 @@ pub enum FinishedReason {
     /// The call was interrupted.
     Interrupted,
 }
+
+crate::enums::wire_enum!(FinishedReason { Completed = "completed", Interrupted = "interrupted" });
 
 /// The user's answer to one tool call of a `REQUIRE_USER_CONFIRM`. Wire: `{confirmed,
 /// tool_call, rules}`.

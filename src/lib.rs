@@ -33,6 +33,7 @@
 
 mod block;
 pub mod delta;
+mod enums;
 mod error;
 mod event;
 pub mod factory;

@@ -12,7 +12,7 @@ use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
 
 /// Who speaks: `user`, `assistant` or `system`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
@@ -24,6 +24,8 @@ pub enum Role {
     /// A system prompt; content may hold text blocks only.
     System,
 }
+
+crate::enums::wire_enum!(Role { User = "user", Assistant = "assistant", System = "system" });
 
 impl Role {
     /// The wire string.
@@ -62,7 +64,7 @@ pub struct Usage {
 }
 
 /// Why a reply ended: `completed`, `interrupted`, `exceed_max_iters`, `error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ReplyFinishedReason {
@@ -77,9 +79,11 @@ pub enum ReplyFinishedReason {
     Error,
 }
 
+crate::enums::wire_enum!(ReplyFinishedReason { Completed = "completed", Interrupted = "interrupted", ExceedMaxIters = "exceed_max_iters", Error = "error" });
+
 /// Category of a reply error: `authentication`, `permission`, `rate_limit`,
 /// `invalid_request`, `upstream`, `connection`, `internal`, `setup`, `unknown`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
@@ -95,6 +99,8 @@ pub enum ErrorType {
     #[default]
     Unknown,
 }
+
+crate::enums::wire_enum!(ErrorType { Authentication = "authentication", Permission = "permission", RateLimit = "rate_limit", InvalidRequest = "invalid_request", Upstream = "upstream", Connection = "connection", Internal = "internal", Setup = "setup", Unknown = "unknown" });
 
 /// The error a reply ended with. Wire: `{type, message}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,10 +14,10 @@ use crate::factory::generate_timestamp;
 use crate::msg::{Msg, Usage};
 use crate::outcome::{Outcome, Skip};
 use crate::source::{Base64Source, DataSource, URLSource, b64decode};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Which block a tool-call id names when several tool calls (or results) share it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolCallMatch {
     /// The first one, as the reference's `_find_block` does (the default). A provider
@@ -29,6 +29,8 @@ pub enum ToolCallMatch {
     /// that id go to it.
     Newest,
 }
+
+crate::enums::wire_enum!(ToolCallMatch { First = "first", Newest = "newest" });
 
 impl Msg {
     /// Applies `event` to this message in place (the reference's `Msg.append_event`) and

@@ -1,0 +1,119 @@
+//! Reading the wire strings of the unit enums (`Role`, the states, the reasons …).
+//!
+//! serde's derive gives each enum its own visitor (string, bytes and index forms of the
+//! variant), about 1 KB of `.wasm` apiece; here every enum reads a string and looks it up
+//! in its own table of names, one shared function. The names are those the enum's
+//! `Serialize` (serde's `rename_all = "snake_case"`) writes, which a test checks for every
+//! variant. An unknown name is serde's own error (``unknown variant `x`, expected one of
+//! `a`, `b` ``); a value that is not a string is "invalid type: …, expected a string".
+
+use std::fmt;
+
+use serde::de::{Deserializer, Error, Visitor};
+
+/// `wire_enum!(Type { Variant = "name", ... })`: `Deserialize` for a unit enum from its
+/// wire string, and `Type::VARIANTS` (every variant with its name, in declaration order).
+macro_rules! wire_enum {
+    ($name:ident { $($variant:ident = $wire:literal),* $(,)? }) => {
+        impl $name {
+            /// Every variant with its wire string, in declaration order.
+            #[allow(dead_code)]
+            pub(crate) const VARIANTS: &'static [($name, &'static str)] = &[$(($name::$variant, $wire)),*];
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                const NAMES: &[&str] = &[$($wire),*];
+                const ALL: &[$name] = &[$($name::$variant),*];
+                let index = crate::enums::variant_index(deserializer, NAMES)?;
+                // `variant_index` returns an index into NAMES, which ALL matches one to one
+                Ok(ALL.get(index).copied().unwrap_or(ALL[0]))
+            }
+        }
+    };
+}
+
+pub(crate) use wire_enum;
+
+/// Reads a string and returns its position in `names`, or serde's unknown-variant error
+/// (raised inside the deserializer, so serde_json adds its position, as for a derive).
+pub(crate) fn variant_index<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    names: &'static [&'static str],
+) -> Result<usize, D::Error> {
+    deserializer.deserialize_str(Names(names))
+}
+
+struct Names(&'static [&'static str]);
+
+impl Visitor<'_> for Names {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_str<E: Error>(self, text: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|name| *name == text)
+            .ok_or_else(|| E::unknown_variant(text, self.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    use crate::block::{BlockKind, PermissionBehavior, ToolCallState, ToolResultState};
+    use crate::event::FinishedReason;
+    use crate::msg::{ErrorType, ReplyFinishedReason, Role};
+    use crate::reduce::ToolCallMatch;
+
+    /// Each name is what `Serialize` writes, and reads back as its variant.
+    fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Copy>(variants: &[(T, &str)]) {
+        for (variant, name) in variants {
+            assert_eq!(serde_json::to_string(variant).unwrap(), format!("\"{name}\""));
+            assert_eq!(serde_json::from_str::<T>(&format!("\"{name}\"")).unwrap(), *variant);
+        }
+    }
+
+    #[test]
+    fn names_are_the_serialized_ones() {
+        round_trip(BlockKind::VARIANTS);
+        round_trip(ToolCallState::VARIANTS);
+        round_trip(ToolResultState::VARIANTS);
+        round_trip(PermissionBehavior::VARIANTS);
+        round_trip(FinishedReason::VARIANTS);
+        round_trip(Role::VARIANTS);
+        round_trip(ReplyFinishedReason::VARIANTS);
+        round_trip(ErrorType::VARIANTS);
+        round_trip(ToolCallMatch::VARIANTS);
+        assert_eq!(ErrorType::VARIANTS.len(), 9);
+        assert_eq!(ToolCallMatch::VARIANTS.len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_input() {
+        let e = serde_json::from_str::<Role>("\"robot\"").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown variant `robot`, expected one of `user`, `assistant`, `system` at line 1 column 7"
+        );
+        let e = serde_json::from_str::<ToolCallMatch>("\"last\"")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "unknown variant `last`, expected `first` or `newest` at line 1 column 6"
+        );
+        let e = serde_json::from_str::<ToolResultState>("1").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid type: integer `1`, expected variant identifier at line 1 column 1"
+        );
+        // the name is matched exactly, case included
+        assert!(serde_json::from_str::<Role>("\"User\"").is_err());
+    }
+}
