@@ -506,11 +506,14 @@ fn pick_member<T>(json: &str, members: &[Member], pick: fn(&str, &str) -> Option
 }
 
 /// The keys of a JSON object and their raw values, in order.
-struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+#[derive(Default)]
+pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
 
 impl<'a> Object<'a> {
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    /// The value of `key`; of its last occurrence when it is given twice, as in Python's
+    /// `json`.
+    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 }
 

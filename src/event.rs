@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
+use crate::block::{Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
 use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
@@ -708,55 +708,37 @@ fn pick_event(raw: RawEvent<'_>) -> Result<AgentEvent, MsgError> {
         .ok_or_else(|| MsgError::InvalidEvent("missing field `type`, and no event type fits the fields given".into()))
 }
 
-/// The `type` key of a nested block (absent: `None`; `null` is `Some(Value::Null)`).
-#[derive(Deserialize)]
-struct NestedTag {
-    #[serde(rename = "type", default, deserialize_with = "present")]
-    tag: Option<Value>,
-}
-
-/// A field that is present, whatever its value (`null` included).
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
-}
-
-/// A `ConfirmResult`'s nested tool call.
-#[derive(Deserialize)]
-struct NestedConfirm {
-    #[serde(default)]
-    tool_call: Option<NestedTag>,
-}
-
 /// Blocks nested in events (`tool_calls`, `execution_results`, `confirm_results[].tool_call`)
 /// may leave out their `type`, but when it is given it must be the block's own literal:
-/// the reference rejects `"type": "text"` or `null` on a tool call there.
+/// the reference rejects `"type": "text"` or `null` on a tool call there. (A key given
+/// twice counts with its last value, as in Python's `json`.)
 fn check_nested_tags(event_tag: &str, raw: &RawEvent<'_>) -> Result<(), MsgError> {
-    let check = |tag: Option<Value>, want: &str, at: &str| match tag {
-        Some(t) if t != want => Err(MsgError::InvalidEvent(format!(
-            "{event_tag}: field `{at}`: `type` should be '{want}', got {t}"
-        ))),
+    let check = |object: &Object<'_>, want: &str, at: &str| match object.get("type") {
+        Some(tag) if serde_json::from_str::<Cow<'_, str>>(tag.get()).ok().as_deref() != Some(want) => {
+            Err(MsgError::InvalidEvent(format!(
+                "{event_tag}: field `{at}`: `type` should be '{want}', got {}",
+                tag.get()
+            )))
+        }
         _ => Ok(()),
     };
     // shapes that are not lists of objects are reported by the field conversion itself
-    fn list(raw: Option<&RawValue>) -> Vec<NestedTag> {
+    fn objects(raw: Option<&RawValue>) -> Vec<Object<'_>> {
         raw.and_then(|r| serde_json::from_str(r.get()).ok()).unwrap_or_default()
     }
-    for item in list(raw.tool_calls) {
-        check(item.tag, "tool_call", "tool_calls")?;
+    for object in objects(raw.tool_calls) {
+        check(&object, "tool_call", "tool_calls")?;
     }
-    for item in list(raw.execution_results) {
-        check(item.tag, "tool_result", "execution_results")?;
+    for object in objects(raw.execution_results) {
+        check(&object, "tool_result", "execution_results")?;
     }
-    let confirms: Vec<NestedConfirm> = raw
-        .confirm_results
-        .and_then(|r| serde_json::from_str(r.get()).ok())
-        .unwrap_or_default();
-    for item in confirms {
-        check(
-            item.tool_call.and_then(|c| c.tag),
-            "tool_call",
-            "confirm_results.tool_call",
-        )?;
+    for object in objects(raw.confirm_results) {
+        let call = object
+            .get("tool_call")
+            .and_then(|c| serde_json::from_str::<Object>(c.get()).ok());
+        if let Some(call) = call {
+            check(&call, "tool_call", "confirm_results.tool_call")?;
+        }
     }
     Ok(())
 }
@@ -774,4 +756,63 @@ fn check_one_source(event: &AgentEvent) -> Result<(), MsgError> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(json: &str) -> String {
+        match AgentEvent::from_json(json) {
+            Err(MsgError::InvalidEvent(why)) => why,
+            other => panic!("expected invalid_event, got {other:?}"),
+        }
+    }
+
+    const CALL: &str = r#""id": "c", "name": "t", "input": "{}""#;
+
+    #[test]
+    fn nested_blocks_keep_their_own_type() {
+        let event =
+            |calls: &str| format!(r#"{{"type": "REQUIRE_USER_CONFIRM", "reply_id": "r", "tool_calls": [{calls}]}}"#);
+        // absent or right: accepted
+        assert!(AgentEvent::from_json(&event(&format!("{{{CALL}}}"))).is_ok());
+        assert!(AgentEvent::from_json(&event(&format!(r#"{{"type": "tool_call", {CALL}}}"#))).is_ok());
+        // an escaped spelling of the right literal is the right literal
+        assert!(AgentEvent::from_json(&event(&format!(r#"{{"type": "tool\u005fcall", {CALL}}}"#))).is_ok());
+        // wrong, null, or not a string: refused, naming the field and the value as given
+        assert_eq!(
+            error_of(&event(&format!(r#"{{{CALL}}}, {{"type": "text", {CALL}}}"#))),
+            r#"REQUIRE_USER_CONFIRM: field `tool_calls`: `type` should be 'tool_call', got "text""#
+        );
+        assert_eq!(
+            error_of(&event(&format!(r#"{{"type": null, {CALL}}}"#))),
+            "REQUIRE_USER_CONFIRM: field `tool_calls`: `type` should be 'tool_call', got null"
+        );
+        // a key given twice counts with its last value
+        assert!(AgentEvent::from_json(&event(&format!(r#"{{"type": "text", "type": "tool_call", {CALL}}}"#))).is_ok());
+        assert!(
+            error_of(&event(&format!(r#"{{"type": "tool_call", "type": "text", {CALL}}}"#))).contains("got \"text\"")
+        );
+    }
+
+    #[test]
+    fn nested_results_and_confirmed_calls_are_checked_too() {
+        let results = r#"{"type": "EXTERNAL_EXECUTION_RESULT", "reply_id": "r", "execution_results": [{"type": "tool_call", "id": "c", "name": "t", "output": "x", "state": "success"}]}"#;
+        assert_eq!(
+            error_of(results),
+            r#"EXTERNAL_EXECUTION_RESULT: field `execution_results`: `type` should be 'tool_result', got "tool_call""#
+        );
+        let confirm = |tag: &str| {
+            format!(
+                r#"{{"type": "USER_CONFIRM_RESULT", "reply_id": "r", "confirm_results": [{{"confirmed": true, "tool_call": {{{tag}{CALL}}}}}]}}"#
+            )
+        };
+        assert!(AgentEvent::from_json(&confirm("")).is_ok());
+        assert!(AgentEvent::from_json(&confirm(r#""type": "tool_call", "#)).is_ok());
+        assert_eq!(
+            error_of(&confirm(r#""type": "data", "#)),
+            r#"USER_CONFIRM_RESULT: field `confirm_results.tool_call`: `type` should be 'tool_call', got "data""#
+        );
+    }
 }
