@@ -109,7 +109,7 @@ impl TextBlock {
 /// Model reasoning. Wire: `{type: "thinking", thinking, id, created_at, finished_at,
 /// ...extras}`; unknown keys (e.g. Anthropic `signature`) are kept after the declared
 /// ones (`extra="allow"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ThinkingBlock {
     /// The reasoning text.
@@ -129,6 +129,50 @@ pub struct ThinkingBlock {
     pub extra: Map<String, Value>,
     #[serde(skip)]
     pub(crate) pending: Option<u16>,
+}
+
+/// Read key by key, as serde's derive would read it with `#[serde(flatten)]` on `extra`
+/// (which would compile in serde's whole buffering machinery): the declared keys are read
+/// where they stand (a wrong value or a key given twice is an error, as in every block),
+/// every other key goes to `extra` in input order; then `thinking` is required and `id` /
+/// `created_at` are made up when absent.
+impl<'de> Deserialize<'de> for ThinkingBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        fn take<'a, T: Deserialize<'a>, E: serde::de::Error>(
+            slot: &mut Option<T>,
+            key: &'static str,
+            value: &'a RawValue,
+        ) -> Result<(), E> {
+            if slot.is_some() {
+                return Err(E::duplicate_field(key));
+            }
+            *slot = Some(serde_json::from_str(value.get()).map_err(|e| E::custom(without_position(&e)))?);
+            Ok(())
+        }
+        let object = Object::deserialize(deserializer)?;
+        let (mut thinking, mut id, mut created_at, mut finished_at) = (None, None, None, None);
+        let mut extra = Map::new();
+        for (key, value) in object.0 {
+            match key.as_ref() {
+                "thinking" => take(&mut thinking, "thinking", value)?,
+                "id" => take(&mut id, "id", value)?,
+                "created_at" => take(&mut created_at, "created_at", value)?,
+                "finished_at" => take(&mut finished_at, "finished_at", value)?,
+                _ => {
+                    let value: Value = serde_json::from_str(value.get()).map_err(D::Error::custom)?;
+                    extra.insert(key.into_owned(), value);
+                }
+            }
+        }
+        Ok(ThinkingBlock {
+            thinking: thinking.ok_or_else(|| D::Error::missing_field("thinking"))?,
+            id: id.unwrap_or_else(generate_id),
+            created_at: created_at.unwrap_or_else(generate_timestamp),
+            finished_at: finished_at.flatten(),
+            extra,
+            pending: None,
+        })
+    }
 }
 
 impl ThinkingBlock {
@@ -651,4 +695,57 @@ impl From<ToolResultBlock> for ContentBlock {
 /// `serialize_with` for a tool call nested in an event.
 pub(crate) fn tagged_tool_call<S: serde::Serializer>(block: &ToolCallBlock, serializer: S) -> Result<S::Ok, S::Error> {
     ContentBlock::ToolCall(block.clone()).serialize(serializer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn thinking(json: &str) -> Result<ThinkingBlock, String> {
+        serde_json::from_str::<ThinkingBlock>(json).map_err(|e| without_position(&e))
+    }
+
+    #[test]
+    fn thinking_keeps_unknown_keys_in_input_order() {
+        let block = thinking(r#"{"z": 1, "thinking": "a", "signature": "s", "id": "i", "created_at": "t", "finished_at": null, "a": {"b": [1, 2.5]}, "z": 2}"#).unwrap();
+        assert_eq!(
+            (block.thinking.as_str(), block.id.as_str(), block.created_at.as_str()),
+            ("a", "i", "t")
+        );
+        assert_eq!(block.finished_at, None);
+        // a key given twice keeps its first place and its last value
+        assert_eq!(
+            serde_json::to_string(&block.extra).unwrap(),
+            r#"{"z":2,"signature":"s","a":{"b":[1,2.5]}}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&ContentBlock::Thinking(block)).unwrap(),
+            r#"{"type":"thinking","thinking":"a","id":"i","created_at":"t","finished_at":null,"z":2,"signature":"s","a":{"b":[1,2.5]}}"#
+        );
+    }
+
+    #[test]
+    fn thinking_fills_defaults_and_refuses_bad_fields() {
+        let block = thinking(r#"{"thinking": "a"}"#).unwrap();
+        assert!(!block.id.is_empty()); // made up
+        assert!(!block.created_at.is_empty());
+        assert!(block.extra.is_empty());
+        assert_eq!(thinking(r#"{"id": "i"}"#).unwrap_err(), "missing field `thinking`");
+        assert_eq!(
+            thinking(r#"{"thinking": "a", "thinking": "b"}"#).unwrap_err(),
+            "duplicate field `thinking`"
+        );
+        assert_eq!(
+            thinking(r#"{"thinking": 5}"#).unwrap_err(),
+            "invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            thinking(r#"{"thinking": "a", "id": null}"#).unwrap_err(),
+            "invalid type: null, expected a string"
+        );
+        assert_eq!(
+            thinking(r#"{"thinking": "a", "finished_at": 7}"#).unwrap_err(),
+            "invalid type: integer `7`, expected a string"
+        );
+    }
 }
