@@ -25,9 +25,17 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 // `-Cpanic=immediate-abort` makes a panic a bare trap, without the formatting machinery of
 // a panic message. That is no change for users: a panic in wasm32 traps either way (and
 // nothing here panics: README "Reliability"). These flags are unstable: RUSTC_BOOTSTRAP=1
-// lets the pinned stable toolchain take them, with its own rust-src (scripts/setup).
-// Source paths that remain (debug info is stripped) are remapped so that the shipped
-// .wasm names none of this machine's (`crates/…`, `agentscope-message/…`, `rust/…`).
+// lets the stable toolchain take them, with its own rust-src (scripts/setup). They are
+// checked with rustc 1.95 (older ones may lack `-Cpanic=immediate-abort`): an older rustc
+// is refused here with that reason. With no panic locations left, the shipped .wasm names
+// no source file; the remaps keep it so should any path remain (`crates/…`,
+// `agentscope-message/…`, `rust/…`).
+const rustc = execFileSync("rustc", ["--version"], { cwd: root, encoding: "utf8" }).trim();
+const [, major, minor] = /^rustc (\d+)\.(\d+)/.exec(rustc) ?? [];
+if (!(Number(major) > 1 || Number(minor) >= 95)) {
+  console.error(`error: the .wasm build needs rustc 1.95 or later (-Zbuild-std, -Cpanic=immediate-abort); found ${rustc}. Run: rustup update stable`);
+  process.exit(1);
+}
 const registry = join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "registry/src");
 const sysroot = execFileSync("rustc", ["--print", "sysroot"], { cwd: root, encoding: "utf8" }).trim();
 const remaps = [

@@ -37,7 +37,7 @@ pub enum BlockKind {
     ToolResult,
 }
 
-crate::enums::wire_enum!(BlockKind { Text = "text", Thinking = "thinking", Data = "data", Hint = "hint", ToolCall = "tool_call" });
+crate::enums::wire_enum!(BlockKind { Text = "text", Thinking = "thinking", Data = "data", Hint = "hint", ToolCall = "tool_call", ToolResult = "tool_result" });
 
 impl BlockKind {
     /// All six kinds, in the order of `ContentBlockTypes`.

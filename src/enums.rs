@@ -4,8 +4,9 @@
 //! variant), about 1 KB of `.wasm` apiece; here every enum reads a string and looks it up
 //! in its own table of names, one shared function. The names are those the enum's
 //! `Serialize` (serde's `rename_all = "snake_case"`) writes, which a test checks for every
-//! variant. An unknown name is serde's own error (``unknown variant `x`, expected one of
-//! `a`, `b` ``); a value that is not a string is "invalid type: …, expected a string".
+//! variant; a variant left out of the table fails the build. An unknown name is serde's
+//! own error (``unknown variant `x`, expected one of `a`, `b` ``); a value that is not a
+//! string is "invalid type: …, expected variant identifier", as with the derive.
 
 use std::fmt;
 
@@ -20,6 +21,12 @@ macro_rules! wire_enum {
             #[allow(dead_code)]
             pub(crate) const VARIANTS: &'static [($name, &'static str)] = &[$(($name::$variant, $wire)),*];
         }
+
+        // every variant must be listed: a missing one makes this match non-exhaustive, and
+        // the build fails
+        const _: fn($name) = |variant| match variant {
+            $($name::$variant => {})*
+        };
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
@@ -91,6 +98,7 @@ mod tests {
         round_trip(ErrorType::VARIANTS);
         round_trip(ToolCallMatch::VARIANTS);
         assert_eq!(ErrorType::VARIANTS.len(), 9);
+        assert_eq!(BlockKind::VARIANTS.len(), 6);
         assert_eq!(ToolCallMatch::VARIANTS.len(), 2);
     }
 

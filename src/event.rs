@@ -681,8 +681,10 @@ fn decode_full(json: &str) -> Result<Decoded, MsgError> {
         });
     };
     let had_id = raw.id.is_some();
-    check_nested_tags(tag, &raw)?;
+    // fields in declaration order first: a bad `id` is reported before a nested block's
+    // wrong `type`, as the reference lists them
     let event = AgentEvent::from_raw(event_type, raw)?;
+    check_nested_tags(tag, &raw)?;
     check_one_source(&event)?;
     Ok(Decoded::Event { event, had_id })
 }
@@ -793,6 +795,29 @@ mod tests {
         assert!(AgentEvent::from_json(&event(&format!(r#"{{"type": "text", "type": "tool_call", {CALL}}}"#))).is_ok());
         assert!(
             error_of(&event(&format!(r#"{{"type": "tool_call", "type": "text", {CALL}}}"#))).contains("got \"text\"")
+        );
+    }
+
+    #[test]
+    fn fields_before_the_nested_blocks_are_reported_first() {
+        let calls = r#""tool_calls": [{"type": "text", "id": "c", "name": "n", "input": "{}"}]"#;
+        assert_eq!(
+            error_of(&format!(
+                r#"{{"type": "REQUIRE_USER_CONFIRM", "id": 3, "reply_id": "r", {calls}}}"#
+            )),
+            "REQUIRE_USER_CONFIRM: field `id`: invalid type: integer `3`, expected a string"
+        );
+        assert_eq!(
+            error_of(&format!(
+                r#"{{"type": "REQUIRE_USER_CONFIRM", "reply_id": 3, {calls}}}"#
+            )),
+            "REQUIRE_USER_CONFIRM: field `reply_id`: invalid type: integer `3`, expected a string"
+        );
+        assert_eq!(
+            error_of(&format!(
+                r#"{{"type": "REQUIRE_USER_CONFIRM", "reply_id": "r", {calls}}}"#
+            )),
+            r#"REQUIRE_USER_CONFIRM: field `tool_calls`: `type` should be 'tool_call', got "text""#
         );
     }
 
