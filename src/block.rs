@@ -69,7 +69,7 @@ impl BlockKind {
 }
 
 /// A block of text. Wire: `{type: "text", text, id, created_at, finished_at}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct TextBlock {
     /// The text.
@@ -131,49 +131,115 @@ pub struct ThinkingBlock {
     pub(crate) pending: Option<u16>,
 }
 
-/// Read key by key, as serde's derive would read it with `#[serde(flatten)]` on `extra`
-/// (which would compile in serde's whole buffering machinery): the declared keys are read
-/// where they stand (a wrong value or a key given twice is an error, as in every block),
-/// every other key goes to `extra` in input order; then `thinking` is required and `id` /
-/// `created_at` are made up when absent.
-impl<'de> Deserialize<'de> for ThinkingBlock {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        fn take<'a, T: Deserialize<'a>, E: serde::de::Error>(
-            slot: &mut Option<T>,
-            key: &'static str,
-            value: &'a RawValue,
-        ) -> Result<(), E> {
-            if slot.is_some() {
-                return Err(E::duplicate_field(key));
-            }
-            *slot = Some(serde_json::from_str(value.get()).map_err(|e| E::custom(without_position(&e)))?);
-            Ok(())
-        }
-        let object = Object::deserialize(deserializer)?;
-        let (mut thinking, mut id, mut created_at, mut finished_at) = (None, None, None, None);
+/// `extra="allow"`: the declared keys are read as in every block; every other key but
+/// `type` (a declared literal in the reference) goes to `extra` in input order (a key
+/// given twice keeps its first place and its last value, as in a Python `dict`).
+impl Model for ThinkingBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        let declared = ["type", "thinking", "id", "created_at", "finished_at"];
         let mut extra = Map::new();
-        for (key, value) in object.0 {
-            match key.as_ref() {
-                "thinking" => take(&mut thinking, "thinking", value)?,
-                "id" => take(&mut id, "id", value)?,
-                "created_at" => take(&mut created_at, "created_at", value)?,
-                "finished_at" => take(&mut finished_at, "finished_at", value)?,
-                _ => {
-                    let value: Value = serde_json::from_str(value.get()).map_err(D::Error::custom)?;
-                    extra.insert(key.into_owned(), value);
-                }
+        for (key, value) in &object.0 {
+            if !declared.contains(&key.as_ref()) {
+                let value: Value = serde_json::from_str(value.get()).map_err(|e| without_position(&e))?;
+                extra.insert(key.clone().into_owned(), value);
             }
         }
         Ok(ThinkingBlock {
-            thinking: thinking.ok_or_else(|| D::Error::missing_field("thinking"))?,
-            id: id.unwrap_or_else(generate_id),
-            created_at: created_at.unwrap_or_else(generate_timestamp),
-            finished_at: finished_at.flatten(),
+            thinking: object.required("thinking")?,
+            id: object.or("id", generate_id)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", Option::default)?,
             extra,
             pending: None,
         })
     }
 }
+
+impl Model for TextBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(TextBlock {
+            text: object.required("text")?,
+            id: object.or("id", generate_id)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", Option::default)?,
+            pending: None,
+        })
+    }
+}
+
+impl Model for DataBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(DataBlock {
+            id: object.or("id", generate_id)?,
+            source: object.required("source")?,
+            name: object.or("name", Option::default)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", Option::default)?,
+        })
+    }
+}
+
+impl Model for HintBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(HintBlock {
+            hint: object.required("hint")?,
+            id: object.or("id", generate_id)?,
+            source: object.or("source", Option::default)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", now_some)?,
+        })
+    }
+}
+
+impl Model for PermissionRule {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(PermissionRule {
+            tool_name: object.required("tool_name")?,
+            rule_content: object.required("rule_content")?,
+            behavior: object.required("behavior")?,
+            source: object.required("source")?,
+        })
+    }
+}
+
+impl Model for ToolCallBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(ToolCallBlock {
+            id: object.required("id")?,
+            name: object.required("name")?,
+            input: object.required("input")?,
+            state: object.or("state", ToolCallState::default)?,
+            suggested_rules: object.or("suggested_rules", Vec::new)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", Option::default)?,
+            pending: None,
+        })
+    }
+}
+
+impl Model for ToolResultBlock {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(ToolResultBlock {
+            id: object.required("id")?,
+            name: object.required("name")?,
+            output: object.required("output")?,
+            state: object.or("state", ToolResultState::default)?,
+            metadata: object.or("metadata", Map::new)?,
+            created_at: object.or("created_at", generate_timestamp)?,
+            finished_at: object.or("finished_at", Option::default)?,
+        })
+    }
+}
+
+deserialize_model!(
+    TextBlock,
+    ThinkingBlock,
+    DataBlock,
+    HintBlock,
+    PermissionRule,
+    ToolCallBlock,
+    ToolResultBlock
+);
 
 impl ThinkingBlock {
     /// A thinking block with the given id, `created_at = now`, no extras.
@@ -191,7 +257,7 @@ impl ThinkingBlock {
 
 /// Binary data (image, audio, file). Wire: `{type: "data", id, source, name, created_at,
 /// finished_at}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct DataBlock {
     /// Block id (generated when absent).
@@ -256,7 +322,7 @@ impl Default for TextOrBlocks {
 
 /// A hint for the model (e.g. a system reminder). Wire: `{type: "hint", hint, id, source,
 /// created_at, finished_at}`; `finished_at` defaults to now, not null.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct HintBlock {
     /// The hint: a string or text/data blocks.
@@ -334,14 +400,12 @@ crate::enums::wire_enum!(PermissionBehavior { Allow = "allow", Deny = "deny", As
 
 /// A permission rule suggested with a tool call. Wire: `{tool_name, rule_content,
 /// behavior, source}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct PermissionRule {
     /// The tool the rule applies to.
     pub tool_name: String,
-    /// The rule's pattern, or null. Required, though it may be null, as in the reference
-    /// (with `deserialize_with`, serde no longer reads an absent `Option` as `None`).
-    #[serde(deserialize_with = "Option::deserialize")]
+    /// The rule's pattern, or null. Required, though it may be null, as in the reference.
     pub rule_content: Option<String>,
     /// What the rule does.
     pub behavior: PermissionBehavior,
@@ -352,7 +416,7 @@ pub struct PermissionRule {
 /// A tool call. Wire: `{type: "tool_call", id, name, input, state, suggested_rules,
 /// created_at, finished_at}`; `input` is the raw JSON string of the arguments, never
 /// parsed here (it may be truncated JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ToolCallBlock {
     /// The tool call id (required).
@@ -395,7 +459,7 @@ impl ToolCallBlock {
 
 /// A tool result. Wire: `{type: "tool_result", id, name, output, state, metadata,
 /// created_at, finished_at}`; `id` is the tool call's id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ToolResultBlock {
     /// The id of the tool call this answers (required).
@@ -485,37 +549,33 @@ impl ContentBlock {
     }
 }
 
-/// Deserialises a `type`-tagged union from serde_json: reads the tag, then the variant's
-/// struct from the same text. (serde's own internally tagged enums buffer the value and
-/// instantiate every struct's deserialiser twice, which costs a lot of .wasm.)
+/// Deserialises a `type`-tagged union from serde_json: reads the object's keys, then the
+/// member its `type` names from them. (serde's own internally tagged enums buffer the
+/// value and instantiate every struct's deserialiser twice, which costs a lot of .wasm.)
+/// Only a JSON object is a block or a source (pydantic refuses a list for a model).
 pub(crate) fn deserialize_tagged<'de, D: Deserializer<'de>, T>(
     deserializer: D,
     expected: &'static str,
     members: &[Member],
-    pick: fn(&str, &str) -> Option<serde_json::Result<T>>,
+    pick: Pick<'de, T>,
 ) -> Result<T, D::Error> {
-    #[derive(Deserialize)]
-    struct Tag<'a> {
-        // `null` is a value here (an error), not an absent `type`
-        #[serde(rename = "type", borrow, default, deserialize_with = "present_raw")]
-        kind: Option<&'a RawValue>,
-    }
-    fn present_raw<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-        <&RawValue>::deserialize(deserializer).map(Some)
-    }
-    let raw = Box::<RawValue>::deserialize(deserializer)?;
-    let tag: Tag = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
-    let Some(kind) = tag.kind else {
-        return pick_member(raw.get(), members, pick)
+    let object = Object::deserialize(deserializer)?;
+    // `null` is a value here (an error), not an absent `type`
+    let Some(kind) = object.get("type") else {
+        return pick_member(&object, members, pick)
             .ok_or_else(|| D::Error::custom(format!("missing field `type`, and no member fits: expected {expected}")));
     };
     let kind: Cow<'_, str> = serde_json::from_str(kind.get())
         .map_err(|_| D::Error::custom(format!("`type` should be {expected}, got {}", kind.get())))?;
-    match pick(&kind, raw.get()) {
-        Some(result) => result.map_err(|e| D::Error::custom(without_position(&e))),
+    match pick(&kind, &object) {
+        Some(result) => result.map_err(D::Error::custom),
         None => Err(D::Error::custom(format!("unknown type {kind:?}, expected {expected}"))),
     }
 }
+
+/// Reads the member of a union named by a `type` from an object's keys; `None` for a
+/// `type` that is not a member's.
+pub(crate) type Pick<'de, T> = fn(&str, &Object<'de>) -> Option<Result<T, String>>;
 
 /// A member of a union of blocks or sources: its `type` and its own fields, in declaration
 /// order; a field ending in `*` holds a nested model whose given fields count too.
@@ -524,8 +584,7 @@ pub(crate) type Member = (&'static str, &'static [&'static str]);
 /// A block or source without a `type` key, read as pydantic's smart union reads it: among
 /// the members that validate, the one with the most fields given (nested models'
 /// included), the first in declaration order on a tie.
-fn pick_member<T>(json: &str, members: &[Member], pick: fn(&str, &str) -> Option<serde_json::Result<T>>) -> Option<T> {
-    let keys: Object = serde_json::from_str(json).ok()?;
+fn pick_member<'de, T>(keys: &Object<'de>, members: &[Member], pick: Pick<'de, T>) -> Option<T> {
     let given = |fields: &[&str]| -> usize {
         fields
             .iter()
@@ -542,7 +601,7 @@ fn pick_member<T>(json: &str, members: &[Member], pick: fn(&str, &str) -> Option
         if best.as_ref().is_some_and(|(b, _)| *b >= n) {
             continue;
         }
-        if let Some(Ok(value)) = pick(kind, json) {
+        if let Some(Ok(value)) = pick(kind, keys) {
             best = Some((n, value));
         }
     }
@@ -559,7 +618,47 @@ impl<'a> Object<'a> {
     pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
         self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
+
+    /// The field `key` converted to `T`, `None` when absent (`null` is a value: `None` for
+    /// an `Option`, an error for any other type). Errors: serde_json's text, without a
+    /// position.
+    pub(crate) fn field<T: Deserialize<'a>>(&self, key: &str) -> Result<Option<T>, String> {
+        self.get(key)
+            .map(|raw| serde_json::from_str(raw.get()).map_err(|e| without_position(&e)))
+            .transpose()
+    }
+
+    /// A required field: "missing field `key`" when absent.
+    pub(crate) fn required<T: Deserialize<'a>>(&self, key: &str) -> Result<T, String> {
+        self.field(key)?.ok_or_else(|| format!("missing field `{key}`"))
+    }
+
+    /// A field with a default, made by `default` when the key is absent.
+    pub(crate) fn or<T: Deserialize<'a>>(&self, key: &str, default: fn() -> T) -> Result<T, String> {
+        Ok(self.field(key)?.unwrap_or_else(default))
+    }
 }
+
+/// A model read from a JSON object ([`Object`]) as pydantic reads it: its declared keys
+/// in declaration order (the first error is returned), a key given twice with its last
+/// value, other keys ignored. Its `Deserialize` accepts a JSON object only.
+pub(crate) trait Model: Sized {
+    /// The model from the object's keys. Errors: the text of the first field's error.
+    fn from_object(object: &Object<'_>) -> Result<Self, String>;
+}
+
+/// `impl Deserialize for` each [`Model`].
+macro_rules! deserialize_model {
+    ($($name:ty),*) => {$(
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let object = <crate::block::Object as serde::Deserialize>::deserialize(deserializer)?;
+                <$name as crate::block::Model>::from_object(&object).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+pub(crate) use deserialize_model;
 
 impl<'de> Deserialize<'de> for Object<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -620,18 +719,14 @@ impl<'de> Deserialize<'de> for ContentBlock {
             deserializer,
             "one of 'text', 'thinking', 'data', 'hint', 'tool_call', 'tool_result'",
             &MEMBERS,
-            |kind, json| {
+            |kind, object| {
                 Some(match kind {
-                    "text" => serde_json::from_str(json).map(ContentBlock::Text),
-                    "thinking" => serde_json::from_str(json).map(|mut b: ThinkingBlock| {
-                        // the tag is not one of the extra keys
-                        b.extra.shift_remove("type");
-                        ContentBlock::Thinking(b)
-                    }),
-                    "data" => serde_json::from_str(json).map(ContentBlock::Data),
-                    "hint" => serde_json::from_str(json).map(ContentBlock::Hint),
-                    "tool_call" => serde_json::from_str(json).map(ContentBlock::ToolCall),
-                    "tool_result" => serde_json::from_str(json).map(ContentBlock::ToolResult),
+                    "text" => TextBlock::from_object(object).map(ContentBlock::Text),
+                    "thinking" => ThinkingBlock::from_object(object).map(ContentBlock::Thinking),
+                    "data" => DataBlock::from_object(object).map(ContentBlock::Data),
+                    "hint" => HintBlock::from_object(object).map(ContentBlock::Hint),
+                    "tool_call" => ToolCallBlock::from_object(object).map(ContentBlock::ToolCall),
+                    "tool_result" => ToolResultBlock::from_object(object).map(ContentBlock::ToolResult),
                     _ => return None,
                 })
             },
@@ -641,10 +736,10 @@ impl<'de> Deserialize<'de> for ContentBlock {
 
 impl<'de> Deserialize<'de> for TextOrData {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_tagged(deserializer, "'text' or 'data'", &[TEXT, DATA], |kind, json| {
+        deserialize_tagged(deserializer, "'text' or 'data'", &[TEXT, DATA], |kind, object| {
             Some(match kind {
-                "text" => serde_json::from_str(json).map(TextOrData::Text),
-                "data" => serde_json::from_str(json).map(TextOrData::Data),
+                "text" => TextBlock::from_object(object).map(TextOrData::Text),
+                "data" => DataBlock::from_object(object).map(TextOrData::Data),
                 _ => return None,
             })
         })
@@ -731,10 +826,8 @@ mod tests {
         assert!(!block.created_at.is_empty());
         assert!(block.extra.is_empty());
         assert_eq!(thinking(r#"{"id": "i"}"#).unwrap_err(), "missing field `thinking`");
-        assert_eq!(
-            thinking(r#"{"thinking": "a", "thinking": "b"}"#).unwrap_err(),
-            "duplicate field `thinking`"
-        );
+        // a key given twice counts with its last value, as in Python's `json`
+        assert_eq!(thinking(r#"{"thinking": "a", "thinking": "b"}"#).unwrap().thinking, "b");
         assert_eq!(
             thinking(r#"{"thinking": 5}"#).unwrap_err(),
             "invalid type: integer `5`, expected a string"
@@ -747,5 +840,49 @@ mod tests {
             thinking(r#"{"thinking": "a", "finished_at": 7}"#).unwrap_err(),
             "invalid type: integer `7`, expected a string"
         );
+    }
+
+    fn block(json: &str) -> Result<ContentBlock, String> {
+        serde_json::from_str::<ContentBlock>(json).map_err(|e| without_position(&e))
+    }
+
+    #[test]
+    fn blocks_are_json_objects_read_as_pydantic_reads_them() {
+        // a list is not a model (serde alone would read `["text"]` as a text block)
+        for json in [r#"["text"]"#, r#"["hi", "i", "t", null]"#, r#""text""#, "null"] {
+            assert!(block(json).unwrap_err().contains("expected a JSON object"), "{json}");
+        }
+        let source = r#"{"type": "data", "id": "d", "source": ["base64", "aGk=", "image/png"]}"#;
+        assert!(block(source).unwrap_err().contains("expected a JSON object"));
+        // every block and source: a key given twice counts with its last value
+        let ContentBlock::Text(text) = block(r#"{"type": "text", "text": "a", "id": "i", "text": "b"}"#).unwrap()
+        else {
+            panic!("a text block")
+        };
+        assert_eq!((text.text.as_str(), text.id.as_str()), ("b", "i"));
+        let data =
+            r#"{"type": "data", "source": {"type": "url", "url": "x", "media_type": "a", "url": "https://e.com"}}"#;
+        let ContentBlock::Data(data) = block(data).unwrap() else {
+            panic!("a data block")
+        };
+        assert_eq!(
+            data.source,
+            DataSource::Url(crate::source::URLSource::new("https://e.com/", "a").unwrap())
+        );
+        // fields in declaration order: the first error is the first declared field's
+        assert_eq!(
+            block(r#"{"type": "tool_call", "input": 1, "name": 2, "id": "c"}"#).unwrap_err(),
+            "invalid type: integer `2`, expected a string"
+        );
+        assert_eq!(
+            block(r#"{"type": "tool_call", "name": "n", "input": "{}"}"#).unwrap_err(),
+            "missing field `id`"
+        );
+        // `type` is declared: never one of a thinking block's extra keys
+        let ContentBlock::Thinking(thinking) = block(r#"{"type": "thinking", "thinking": "t", "s": 1}"#).unwrap()
+        else {
+            panic!("a thinking block")
+        };
+        assert_eq!(serde_json::to_string(&thinking.extra).unwrap(), r#"{"s":1}"#);
     }
 }

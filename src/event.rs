@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
+use crate::block::{Model, Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
 use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
-use crate::lax::LaxInt;
+use crate::lax::{LaxBool, LaxInt};
 use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 
 mod fast;
@@ -36,11 +36,10 @@ crate::enums::wire_enum!(FinishedReason { Completed = "completed", Interrupted =
 
 /// The user's answer to one tool call of a `REQUIRE_USER_CONFIRM`. Wire: `{confirmed,
 /// tool_call, rules}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ConfirmResult {
     /// Whether the call may run (read in pydantic's lax mode: `1`, `"yes"`, …).
-    #[serde(deserialize_with = "crate::lax::boolean")]
     pub confirmed: bool,
     /// The tool call answered (only its `id` is used by the reducer).
     #[serde(serialize_with = "crate::block::tagged_tool_call")]
@@ -49,6 +48,19 @@ pub struct ConfirmResult {
     #[serde(default)]
     pub rules: Option<Vec<PermissionRule>>,
 }
+
+/// `confirmed` is read in pydantic's lax mode ([`crate::lax`]).
+impl Model for ConfirmResult {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(ConfirmResult {
+            confirmed: object.required::<LaxBool>("confirmed")?.0,
+            tool_call: object.required("tool_call")?,
+            rules: object.or("rules", Option::default)?,
+        })
+    }
+}
+
+crate::block::deserialize_model!(ConfirmResult);
 
 macro_rules! count {
     () => { 0usize };

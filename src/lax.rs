@@ -158,16 +158,6 @@ impl Visitor<'_> for BoolVisitor {
     }
 }
 
-/// `deserialize_with` for an `i64` field in lax mode.
-pub(crate) fn int<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
-    de::Deserialize::deserialize(deserializer).map(|v: LaxInt| v.0)
-}
-
-/// `deserialize_with` for a `bool` field in lax mode.
-pub(crate) fn boolean<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
-    de::Deserialize::deserialize(deserializer).map(|v: LaxBool| v.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::{LaxBool, LaxInt};

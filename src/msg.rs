@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{BlockKind, ContentBlock, TextBlock, without_position};
+use crate::block::{BlockKind, ContentBlock, Model, Object, TextBlock, without_position};
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
+use crate::lax::LaxInt;
 
 /// Who speaks: `user`, `assistant` or `system`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -46,20 +47,18 @@ impl Role {
 
 /// Token usage, summed over the model calls of a reply. Wire: `{input_tokens,
 /// output_tokens, cache_input_tokens, cache_creation_input_tokens}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Usage {
     /// Prompt tokens.
-    #[serde(deserialize_with = "crate::lax::int")]
     pub input_tokens: i64,
     /// Completion tokens.
-    #[serde(deserialize_with = "crate::lax::int")]
     pub output_tokens: i64,
     /// Prompt tokens read from the provider's cache.
-    #[serde(default, deserialize_with = "crate::lax::int")]
+    #[serde(default)]
     pub cache_input_tokens: i64,
     /// Prompt tokens written to the provider's cache.
-    #[serde(default, deserialize_with = "crate::lax::int")]
+    #[serde(default)]
     pub cache_creation_input_tokens: i64,
 }
 
@@ -103,7 +102,7 @@ pub enum ErrorType {
 crate::enums::wire_enum!(ErrorType { Authentication = "authentication", Permission = "permission", RateLimit = "rate_limit", InvalidRequest = "invalid_request", Upstream = "upstream", Connection = "connection", Internal = "internal", Setup = "setup", Unknown = "unknown" });
 
 /// The error a reply ended with. Wire: `{type, message}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ErrorInfo {
     /// The category (default `unknown`).
@@ -112,6 +111,29 @@ pub struct ErrorInfo {
     /// Human-readable text.
     pub message: String,
 }
+
+/// Token counts are read in pydantic's lax mode ([`crate::lax`]).
+impl Model for Usage {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(Usage {
+            input_tokens: object.required::<LaxInt>("input_tokens")?.0,
+            output_tokens: object.required::<LaxInt>("output_tokens")?.0,
+            cache_input_tokens: object.or("cache_input_tokens", LaxInt::default)?.0,
+            cache_creation_input_tokens: object.or("cache_creation_input_tokens", LaxInt::default)?.0,
+        })
+    }
+}
+
+impl Model for ErrorInfo {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(ErrorInfo {
+            error_type: object.or("type", ErrorType::default)?,
+            message: object.required("message")?,
+        })
+    }
+}
+
+crate::block::deserialize_model!(Usage, ErrorInfo);
 
 /// A chat message: `{name, content, role, id, metadata, created_at, usage, finished_at,
 /// finished_reason, structured_output, error}` on the wire, in that order.

@@ -8,6 +8,7 @@ use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::block::{Model, Object};
 use crate::error::MsgError;
 
 /// The source of a [`crate::DataBlock`]: inline base64 or a URL. Wire JSON is tagged by
@@ -29,10 +30,10 @@ impl<'de> Deserialize<'de> for DataSource {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         const MEMBERS: [crate::block::Member; 2] =
             [("base64", &["data", "media_type"]), ("url", &["url", "media_type"])];
-        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", &MEMBERS, |kind, json| {
+        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", &MEMBERS, |kind, object| {
             Some(match kind {
-                "base64" => serde_json::from_str(json).map(DataSource::Base64),
-                "url" => serde_json::from_str(json).map(DataSource::Url),
+                "base64" => Base64Source::from_object(object).map(DataSource::Base64),
+                "url" => URLSource::from_object(object).map(DataSource::Url),
                 _ => return None,
             })
         })
@@ -52,7 +53,7 @@ impl DataSource {
 /// Inline data. `data` is kept as received (it is not validated, as in the reference)
 /// until streamed chunks are appended to it; from then on it is kept as bytes and encoded
 /// only when serialised or read, so that accumulating N bytes costs O(N).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Base64Source {
     #[cfg_attr(feature = "wasm", tsify(type = "string"))]
@@ -150,20 +151,22 @@ impl Serialize for Base64Data {
     }
 }
 
-impl<'de> Deserialize<'de> for Base64Data {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Base64Data::Encoded)
+impl Model for Base64Source {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(Base64Source {
+            data: Base64Data::Encoded(object.required("data")?),
+            media_type: object.required("media_type")?,
+        })
     }
 }
 
 /// Data behind a URL. `url` is normalised on construction as pydantic's `AnyUrl` does
 /// (`https://example.com` → `https://example.com/`; scheme and host lower-cased; default
 /// port dropped; spaces and non-ASCII percent-encoded).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct URLSource {
     /// The normalised URL.
-    #[serde(deserialize_with = "deserialize_url")]
     pub url: String,
     /// MIME type, e.g. `image/png`.
     pub media_type: String,
@@ -328,10 +331,17 @@ fn joiners_allowed(label: &[char]) -> bool {
     })
 }
 
-fn deserialize_url<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    let raw = String::deserialize(deserializer)?;
-    normalize_url(&raw).map_err(serde::de::Error::custom)
+/// `url` is normalised (errors: "Input should be a valid URL, …", see [`normalize_url`]).
+impl Model for URLSource {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(URLSource {
+            url: normalize_url(&object.required::<String>("url")?).map_err(|e| e.to_string())?,
+            media_type: object.required("media_type")?,
+        })
+    }
 }
+
+crate::block::deserialize_model!(Base64Source, URLSource);
 
 /// Lenient decoder: padding optional (it was checked before), trailing bits allowed.
 const LENIENT: GeneralPurpose = GeneralPurpose::new(

@@ -112,8 +112,7 @@ export interface PermissionRule {
      */
     tool_name: string;
     /**
-     * The rule's pattern, or null. Required, though it may be null, as in the reference
-     * (with `deserialize_with`, serde no longer reads an absent `Option` as `None`).
+     * The rule's pattern, or null. Required, though it may be null, as in the reference.
      */
     rule_content: string | null;
     /**
