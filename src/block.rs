@@ -641,7 +641,9 @@ impl<'a> Object<'a> {
 
 /// A model read from a JSON object ([`Object`]) as pydantic reads it: its declared keys
 /// in declaration order (the first error is returned), a key given twice with its last
-/// value, other keys ignored. Its `Deserialize` accepts a JSON object only.
+/// value, other keys ignored. Its `Deserialize` accepts a JSON object only, from JSON
+/// text (`serde_json::from_str` / `from_slice` / `from_reader`; not from a `Value`: the
+/// keys are read as raw JSON).
 pub(crate) trait Model: Sized {
     /// The model from the object's keys. Errors: the text of the first field's error.
     fn from_object(object: &Object<'_>) -> Result<Self, String>;

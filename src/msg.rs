@@ -249,8 +249,7 @@ impl From<Vec<ContentBlock>> for MsgContent {
 /// Optional fields of the factories ([`user_msg`], [`assistant_msg`], [`system_msg`]).
 /// An empty `id` or `created_at` means "generate", as in the reference (`id or ...`).
 /// Deserialises from the factories' keyword arguments as JSON (unknown keys ignored).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
 pub struct MsgOptions {
     /// Message id; generated when `None` or empty.
     pub id: Option<String>,
@@ -267,6 +266,23 @@ pub struct MsgOptions {
     /// Token usage (assistant messages).
     pub usage: Option<Usage>,
 }
+
+/// Every key is optional; `null` is `None`.
+impl Model for MsgOptions {
+    fn from_object(object: &Object<'_>) -> Result<Self, String> {
+        Ok(MsgOptions {
+            id: object.or("id", Option::default)?,
+            metadata: object.or("metadata", Option::default)?,
+            created_at: object.or("created_at", Option::default)?,
+            finished_at: object.or("finished_at", Option::default)?,
+            finished_reason: object.or("finished_reason", Option::default)?,
+            structured_output: object.or("structured_output", Option::default)?,
+            usage: object.or("usage", Option::default)?,
+        })
+    }
+}
+
+crate::block::deserialize_model!(MsgOptions);
 
 /// `UserMsg(name, content, ...)`: a `user` message; `finished_at` defaults to
 /// `created_at`. Errors: [`MsgError::RoleViolation`] for blocks other than text/data.

@@ -14,7 +14,7 @@ use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::block::BlockKind;
+use crate::block::{BlockKind, Object};
 use crate::error::MsgError;
 use crate::event::{AgentEvent, Decoded, decode};
 use crate::msg::{Msg, MsgOptions, assistant_msg};
@@ -570,7 +570,8 @@ impl Session {
     /// Errors: `invalid_checkpoint` (not a checkpoint), or the message's validation error.
     pub fn restore(json: &str) -> Result<Session, MsgError> {
         let bad = |e: String| MsgError::InvalidCheckpoint(format!("not a session checkpoint: {e}"));
-        let c: CheckpointIn = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        let object: Object = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        let c = CheckpointIn::from_object(&object).map_err(bad)?;
         if c.format != CHECKPOINT_FORMAT {
             return Err(bad(format!("format {:?}", c.format)));
         }
@@ -603,11 +604,9 @@ struct CheckpointOut<'a> {
     last_event_id: Option<&'a str>,
 }
 
-#[derive(Deserialize)]
 struct CheckpointIn<'a> {
     format: String,
     options: SessionOptions,
-    #[serde(borrow)]
     messages: Vec<&'a serde_json::value::RawValue>,
     ended: Vec<String>,
     applied: Vec<String>,
@@ -615,13 +614,23 @@ struct CheckpointIn<'a> {
     last_event_id: Option<String>,
 }
 
+impl<'a> CheckpointIn<'a> {
+    fn from_object(object: &Object<'a>) -> Result<Self, String> {
+        Ok(CheckpointIn {
+            format: object.required("format")?,
+            options: object.required("options")?,
+            messages: object.required("messages")?,
+            ended: object.required("ended")?,
+            applied: object.required("applied")?,
+            events: object.required("events")?,
+            last_event_id: object.or("last_event_id", Option::default)?,
+        })
+    }
+}
+
 /// The `id` of an event that failed to decode, when it can be read (for the error).
 fn id_of(json: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Id {
-        id: Option<String>,
-    }
-    serde_json::from_str::<Id>(json).ok()?.id
+    serde_json::from_str::<Object>(json).ok()?.field("id").ok()?
 }
 
 /// The block a `*_START` event opens: its kind and id.
