@@ -2,5 +2,6 @@
 // instantiates it synchronously (no top-level await, so `require()` works too).
 import { readFileSync } from "node:fs";
 import { initNow } from "./load.js";
+import { wasmUrl } from "./wasm-node.js";
 
-initNow(() => readFileSync(new URL("./wasm/agentscope_message_bg.wasm", import.meta.url)));
+initNow(() => readFileSync(wasmUrl()));

@@ -16,8 +16,10 @@
 //   Vite 7, production build   both entries                 none
 //   Vite 7, dev server         both entries                 blank page until optimizeDeps.exclude
 //   Vite 8, dev server         both entries                 none (its production build: react.test.ts)
+//   Next.js 16 (Turbopack)     both entries, client         none (a route handler on the server,
+//                              components and a route       client components prerendered at build)
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
@@ -390,5 +392,37 @@ test("Vite 8, dev server: no configuration", async () => {
     assert.ok(existsSync(join(app, "node_modules/.vite-8/deps/agentscope-message.js")), "pre-bundled");
   } finally {
     await dev.close();
+  }
+});
+
+test("Next.js 16 (Turbopack), production build: no configuration (a route handler; client components with either entry)", async () => {
+  // tests/bundlers/next/ is the app router directory: a route handler (node) and two
+  // client components, which `next build` also renders on the server
+  cpSync(join(root, "tests/bundlers/next"), join(app, "app"), { recursive: true });
+  const next = join(root, "node_modules/next/dist/bin/next");
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const build = spawnSync(process.execPath, [next, "build"], { cwd: app, env, encoding: "utf8" });
+  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
+  const port = await freePort();
+  const server = spawn(process.execPath, [next, "start", "--hostname", "127.0.0.1", "--port", String(port)], { cwd: app, env, stdio: "ignore" });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    let rebuiltOnServer: Json | undefined;
+    for (let tries = 0; rebuiltOnServer === undefined; tries++) {
+      try {
+        rebuiltOnServer = await (await fetch(`${url}/api/rebuild`)).json();
+      } catch (e) {
+        if (tries === 100) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const { json, ...result } = rebuiltOnServer;
+    const { json: want, ...wanted } = rebuilt("agentscope-message");
+    assert.equal(json, want);
+    assert.deepEqual(result, wanted);
+    assert.match(assertPageRebuilt(await openPage(`${url}/`), "agentscope-message"), /^\/_next\/static\/media\/agentscope_message_bg\.[\w-]+\.wasm$/);
+    assert.match(assertPageRebuilt(await openPage(`${url}/init`), "agentscope-message/init"), /^\/_next\/static\/media\/agentscope_message_bg\.[\w-]+\.wasm$/);
+  } finally {
+    server.kill();
   }
 });
