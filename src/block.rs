@@ -608,42 +608,43 @@ fn pick_member<'de, T>(keys: &Object<'de>, members: &[Member], pick: Pick<'de, T
     best.map(|(_, value)| value)
 }
 
-/// The keys of a JSON object and their raw values, in order.
+/// The keys of a JSON object and their raw values, in order. Each value is kept as its
+/// own JSON text (a `Box<RawValue>`, which serde_json makes from any of its deserialisers:
+/// text, a reader, a `Value`), converted when a field is read.
 #[derive(Default)]
-pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+pub(crate) struct Object<'a>(Vec<(Cow<'a, str>, Box<RawValue>)>);
 
-impl<'a> Object<'a> {
+impl Object<'_> {
     /// The value of `key`; of its last occurrence when it is given twice, as in Python's
     /// `json`.
-    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    pub(crate) fn get(&self, key: &str) -> Option<&RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| &**v)
     }
 
     /// The field `key` converted to `T`, `None` when absent (`null` is a value: `None` for
     /// an `Option`, an error for any other type). Errors: serde_json's text, without a
     /// position.
-    pub(crate) fn field<T: Deserialize<'a>>(&self, key: &str) -> Result<Option<T>, String> {
+    pub(crate) fn field<'s, T: Deserialize<'s>>(&'s self, key: &str) -> Result<Option<T>, String> {
         self.get(key)
             .map(|raw| serde_json::from_str(raw.get()).map_err(|e| without_position(&e)))
             .transpose()
     }
 
     /// A required field: "missing field `key`" when absent.
-    pub(crate) fn required<T: Deserialize<'a>>(&self, key: &str) -> Result<T, String> {
+    pub(crate) fn required<'s, T: Deserialize<'s>>(&'s self, key: &str) -> Result<T, String> {
         self.field(key)?.ok_or_else(|| format!("missing field `{key}`"))
     }
 
     /// A field with a default, made by `default` when the key is absent.
-    pub(crate) fn or<T: Deserialize<'a>>(&self, key: &str, default: fn() -> T) -> Result<T, String> {
+    pub(crate) fn or<'s, T: Deserialize<'s>>(&'s self, key: &str, default: fn() -> T) -> Result<T, String> {
         Ok(self.field(key)?.unwrap_or_else(default))
     }
 }
 
 /// A model read from a JSON object ([`Object`]) as pydantic reads it: its declared keys
 /// in declaration order (the first error is returned), a key given twice with its last
-/// value, other keys ignored. Its `Deserialize` accepts a JSON object only, from JSON
-/// text (`serde_json::from_str` / `from_slice` / `from_reader`; not from a `Value`: the
-/// keys are read as raw JSON).
+/// value, other keys ignored. Its `Deserialize` accepts a JSON object only (from any of
+/// serde_json's deserialisers: `from_str`, `from_slice`, `from_reader`, `from_value`).
 pub(crate) trait Model: Sized {
     /// The model from the object's keys. Errors: the text of the first field's error.
     fn from_object(object: &Object<'_>) -> Result<Self, String>;
@@ -886,5 +887,42 @@ mod tests {
             panic!("a thinking block")
         };
         assert_eq!(serde_json::to_string(&thinking.extra).unwrap(), r#"{"s":1}"#);
+    }
+
+    #[test]
+    fn models_read_from_every_serde_json_deserialiser() {
+        use crate::msg::{MsgOptions, Usage};
+        let json = r#"{"type": "tool_call", "id": "c", "name": "n", "input": "{}", "suggested_rules": [{"tool_name": "n", "rule_content": null, "behavior": "ask", "source": "s"}]}"#;
+        let value: Value = serde_json::from_str(json).unwrap();
+        let from_text = block(json).unwrap();
+        assert_eq!(serde_json::from_value::<ContentBlock>(value.clone()).unwrap().id(), "c");
+        assert_eq!(
+            serde_json::from_reader::<_, ContentBlock>(json.as_bytes())
+                .unwrap()
+                .id(),
+            "c"
+        );
+        let ContentBlock::ToolCall(call) = from_text else {
+            panic!("a tool call")
+        };
+        assert_eq!(call.suggested_rules[0].behavior, PermissionBehavior::Ask);
+        // inside a caller's own struct, read from a `Value`
+        #[derive(Deserialize)]
+        struct Stored {
+            blocks: Vec<ContentBlock>,
+            usage: Option<Usage>,
+            options: MsgOptions,
+        }
+        let stored = serde_json::json!({
+            "blocks": [value, {"type": "data", "source": {"type": "url", "url": "https://e.com", "media_type": "a"}}],
+            "usage": {"input_tokens": "7", "output_tokens": 2},
+            "options": {"id": "m"},
+        });
+        let stored: Stored = serde_json::from_value(stored).unwrap();
+        assert_eq!(stored.blocks.len(), 2);
+        assert_eq!(stored.usage.map(|u| u.input_tokens), Some(7));
+        assert_eq!(stored.options.id.as_deref(), Some("m"));
+        // and a list is refused whichever the deserialiser
+        assert!(serde_json::from_value::<Usage>(serde_json::json!([1, 2])).is_err());
     }
 }

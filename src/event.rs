@@ -674,7 +674,10 @@ fn decode_full(json: &str) -> Result<Decoded, MsgError> {
         if e.is_syntax() || e.is_eof() {
             MsgError::InvalidJson(e.to_string())
         } else {
-            MsgError::InvalidEvent(format!("an event must be a JSON object with a string `type`: {e}"))
+            MsgError::InvalidEvent(format!(
+                "an event must be a JSON object with a string `type`: {}",
+                crate::block::without_position(&e)
+            ))
         }
     })?;
     let Some(tag) = raw.event_type else {

@@ -462,7 +462,8 @@ impl Msg {
             if e.is_syntax() || e.is_eof() {
                 MsgError::InvalidJson(e.to_string())
             } else {
-                MsgError::InvalidMsg(e.to_string())
+                // (a position in a value of the wrong type says nothing: "line 1 column 0")
+                MsgError::InvalidMsg(without_position(&e))
             }
         })?;
         let wire = raw.fields()?;

@@ -67,7 +67,7 @@ enum Command {
         file: Option<PathBuf>,
     },
     /// Check that a stored message (wire JSON) is valid: exit 0, or exit 1 and print
-    /// `error[<code>]: <message>` with the reference's message text.
+    /// `error[<code>]: <message>` (the code names the reference's error kind).
     Validate {
         /// The message file; `-` reads standard input.
         #[arg(value_name = "MSG.json")]

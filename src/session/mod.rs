@@ -570,7 +570,13 @@ impl Session {
     /// Errors: `invalid_checkpoint` (not a checkpoint), or the message's validation error.
     pub fn restore(json: &str) -> Result<Session, MsgError> {
         let bad = |e: String| MsgError::InvalidCheckpoint(format!("not a session checkpoint: {e}"));
-        let object: Object = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        let object: Object = serde_json::from_str(json).map_err(|e| {
+            bad(if e.is_syntax() || e.is_eof() {
+                e.to_string()
+            } else {
+                crate::block::without_position(&e)
+            })
+        })?;
         let c = CheckpointIn::from_object(&object).map_err(bad)?;
         if c.format != CHECKPOINT_FORMAT {
             return Err(bad(format!("format {:?}", c.format)));
@@ -615,7 +621,7 @@ struct CheckpointIn<'a> {
 }
 
 impl<'a> CheckpointIn<'a> {
-    fn from_object(object: &Object<'a>) -> Result<Self, String> {
+    fn from_object(object: &'a Object<'_>) -> Result<Self, String> {
         Ok(CheckpointIn {
             format: object.required("format")?,
             options: object.required("options")?,
