@@ -579,7 +579,10 @@ pub(crate) type Pick<'de, T> = fn(&str, &Object<'de>) -> Option<Result<T, String
 
 /// A member of a union of blocks or sources: its `type` and its own fields, in declaration
 /// order; a field ending in `*` holds a nested model whose given fields count too.
+/// (The one nested model: a data block's `source`, whose fields are these.)
 pub(crate) type Member = (&'static str, &'static [&'static str]);
+
+const SOURCE_FIELDS: [&str; 4] = ["type", "data", "url", "media_type"];
 
 /// A block or source without a `type` key, read as pydantic's smart union reads it: among
 /// the members that validate, the one with the most fields given (nested models'
@@ -591,7 +594,11 @@ fn pick_member<'de, T>(keys: &Object<'de>, members: &[Member], pick: Pick<'de, T
             .map(|f| match keys.get(f.trim_end_matches('*')) {
                 None => 0,
                 Some(_) if !f.ends_with('*') => 1,
-                Some(nested) => 1 + serde_json::from_str::<Object>(nested.get()).map_or(0, |o| o.0.len()),
+                // the nested model's own fields given (each once; unknown keys do not count)
+                Some(nested) => {
+                    let count = |o: Object| SOURCE_FIELDS.iter().filter(|k| o.get(k).is_some()).count();
+                    1 + serde_json::from_str::<Object>(nested.get()).map_or(0, count)
+                }
             })
             .sum()
     };
@@ -619,6 +626,11 @@ impl Object<'_> {
     /// `json`.
     pub(crate) fn get(&self, key: &str) -> Option<&RawValue> {
         self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| &**v)
+    }
+
+    /// The keys, in input order (a key given twice, twice).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
     }
 
     /// The field `key` converted to `T`, `None` when absent (`null` is a value: `None` for
@@ -924,5 +936,23 @@ mod tests {
         assert_eq!(stored.options.id.as_deref(), Some("m"));
         // and a list is refused whichever the deserialiser
         assert!(serde_json::from_value::<Usage>(serde_json::json!([1, 2])).is_err());
+    }
+
+    #[test]
+    fn a_nested_source_counts_its_own_fields_once() {
+        // five fields of a tool result against a data block's id + source (url, media_type)
+        // + name: a tie, which the first member in declaration order wins (the reference
+        // picks the tool result); an unknown or repeated key of the source does not count
+        for source in [
+            r#"{"url": "https://e.com", "media_type": "m", "zzz": 1}"#,
+            r#"{"url": "https://e.com", "media_type": "m", "url": "https://e.com"}"#,
+        ] {
+            let json = format!(
+                r#"{{"id": "c1", "name": "n", "output": "o", "state": "success", "metadata": {{}}, "source": {source}}}"#
+            );
+            assert_eq!(block(&json).unwrap().kind(), BlockKind::ToolResult, "{json}");
+        }
+        let data = r#"{"id": "d", "name": "n", "source": {"url": "https://e.com", "media_type": "m"}}"#;
+        assert_eq!(block(data).unwrap().kind(), BlockKind::Data);
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! | field | accepted besides its own type | rejected |
 //! |---|---|---|
-//! | int | `true` / `false` (1 / 0); a float with no fractional part inside the i64 range (`120.0`); a string of an integer: white space around it, a sign, `_` between digits, leading zeros, a `.0…` fraction (`" 12 "`, `"+12"`, `"1_000"`, `"012"`, `"12.0"`) | `120.5`, `9.3e18`, `"1e3"`, `"12."`, `"0x10"`, `"1,000"`, `"1__0"`, `""` |
+//! | int | `true` / `false` (1 / 0); a float with no fractional part inside the i64 range (`120.0`); a string of an integer: (Unicode) white space around it, a sign, `_` between digits, leading zeros, a `.0…` fraction (`" 12 "`, `"+12"`, `"1_000"`, `"012"`, `"12.0"`) | `120.5`, `9.3e18`, `"1e3"`, `"12."`, `"0x10"`, `"1,000"`, `"1__0"`, `""` |
 //! | bool | `0` / `1`, `0.0` / `1.0`; the strings `0 off f false n no` / `1 on t true y yes` in any case | `2`, `1.5`, `" yes"`, `"maybe"` |
 
 use std::fmt;
@@ -75,7 +75,8 @@ impl Visitor<'_> for IntVisitor {
 /// pydantic's string → int: white space trimmed, an optional sign, ASCII digits with single
 /// `_` between them, and an optional fraction of zeros (`"12.0"`).
 fn parse_int(text: &str) -> Option<i64> {
-    let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    // (Unicode white space, as pydantic trims: U+00A0, U+3000, … too)
+    let text = text.trim();
     let (negative, rest) = match text.as_bytes().first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
@@ -181,6 +182,8 @@ mod tests {
             ("9.2e18", Some(9_200_000_000_000_000_000)),
             ("\" 12 \"", Some(12)),
             ("\"\\t12\\n\"", Some(12)),
+            ("\"\\u00a012\\u3000\"", Some(12)),
+            ("\"\\u000b12\\u2028\"", Some(12)),
             ("\"+12\"", Some(12)),
             ("\"-12\"", Some(-12)),
             ("\"-0\"", Some(0)),

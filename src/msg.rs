@@ -337,7 +337,8 @@ fn build(name: String, role: Role, content: MsgContent, o: MsgOptions) -> Result
         (_, None) => Some(created_at.clone()),
         (_, f) => f,
     };
-    let mut msg = Msg::with_parts(name, role, content, id, created_at)?;
+    validate_role(role, &content)?;
+    let mut msg = Msg::with_parts(name, role, content, id, created_at);
     msg.metadata = o.metadata.unwrap_or_default();
     msg.finished_at = finished_at;
     msg.finished_reason = o.finished_reason;
@@ -368,19 +369,19 @@ impl Msg {
     ///
     /// Errors: [`MsgError::RoleViolation`] when `content` breaks the role rules.
     pub fn new(name: impl Into<String>, role: Role, content: Vec<ContentBlock>) -> Result<Msg, MsgError> {
-        Msg::with_parts(name.into(), role, content, generate_id(), generate_timestamp())
+        validate_role(role, &content)?;
+        Ok(Msg::with_parts(
+            name.into(),
+            role,
+            content,
+            generate_id(),
+            generate_timestamp(),
+        ))
     }
 
-    fn with_parts(
-        name: String,
-        role: Role,
-        content: Vec<ContentBlock>,
-        id: String,
-        created_at: String,
-    ) -> Result<Msg, MsgError> {
-        validate_role(role, &content)?;
+    fn with_parts(name: String, role: Role, content: Vec<ContentBlock>, id: String, created_at: String) -> Msg {
         let blocks = vec![0; content.len()];
-        Ok(Msg {
+        Msg {
             name,
             content,
             role,
@@ -398,7 +399,7 @@ impl Msg {
                 rewritten: blocks.clone(),
                 blocks,
             },
-        })
+        }
     }
 
     /// The content blocks, in order.
@@ -458,6 +459,13 @@ impl Msg {
     /// Errors: `invalid_json` (not JSON), `invalid_msg`, `invalid_role`,
     /// `invalid_content`, `invalid_url`, `role_violation`.
     pub fn from_json(json: &str) -> Result<Msg, MsgError> {
+        Msg::read_json(json, true)
+    }
+
+    /// [`Msg::from_json`], with the role rules checked or not: a session checkpoint holds
+    /// messages as the reducer left them, and the reducer, as the reference's, does not
+    /// check the role rules (events may add a tool call to a user message).
+    pub(crate) fn read_json(json: &str, check_role: bool) -> Result<Msg, MsgError> {
         let raw: MsgWire = serde_json::from_str(json).map_err(|e| {
             if e.is_syntax() || e.is_eof() {
                 MsgError::InvalidJson(e.to_string())
@@ -479,13 +487,16 @@ impl Msg {
         let name = wire
             .name
             .ok_or_else(|| MsgError::InvalidMsg("name: Field required".into()))?;
+        if check_role {
+            validate_role(role, &content)?;
+        }
         let mut msg = Msg::with_parts(
             name,
             role,
             content,
             wire.id.unwrap_or_else(generate_id),
             wire.created_at.unwrap_or_else(generate_timestamp),
-        )?;
+        );
         msg.metadata = wire.metadata;
         msg.usage = wire.usage;
         msg.finished_at = wire.finished_at;

@@ -156,3 +156,16 @@ fn validate_accepts_a_stored_message() {
         "error[invalid_role]: Input should be 'user', 'assistant' or 'system'"
     );
 }
+
+#[test]
+fn validate_escapes_the_input_it_quotes() {
+    // a value quoted in the message cannot forge another output line or a terminal sequence
+    let forged = "{\"name\": \"a\", \"role\": \"user\", \"content\": [], \"finished_reason\": \"x\\nerror[ok]: forged\\u001b[2K\"}";
+    let out = cli(&["validate", "-"], Some(forged.as_bytes()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error[invalid_msg]: ") && stderr.contains("x\\u{a}error[ok]: forged\\u{1b}[2K"),
+        "{stderr}"
+    );
+}

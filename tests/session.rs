@@ -5,7 +5,7 @@
 mod common;
 
 use agentscope_message::{
-    AgentEvent, Framer, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
+    AgentEvent, Framer, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
 };
 use common::session_cases::{self, RECORDINGS, subset};
 use common::*;
@@ -105,6 +105,67 @@ fn a_bad_checkpoint_is_a_typed_error() {
     for text in ["", "{}", "[]", r#"{"format":"other/1"}"#] {
         let err = Session::restore(text).expect_err("not a checkpoint");
         assert_eq!(err.code(), "invalid_checkpoint", "{text:?}");
+    }
+}
+
+#[test]
+fn a_session_restores_its_own_checkpoint_whatever_the_reducer_made() {
+    // the reducer, as the reference's, does not check the role rules: an event may add a
+    // tool call to a user message, and the checkpoint must still restore
+    let mut session = Session::new(SessionOptions::default());
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#;
+    session.apply_json(start).expect("applies");
+    let checkpoint = session.checkpoint();
+    let assistant = session.message(0).expect("a message").to_json();
+    let user = assistant.replacen(r#""role":"assistant""#, r#""role":"user""#, 1);
+    assert_ne!(user, assistant);
+    let mut session = Session::restore(&checkpoint.replacen(&assistant, &user, 1)).expect("restores");
+    let call = r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"search"}"#;
+    assert_eq!(session.apply_json(call).expect("applies"), Outcome::Applied);
+    let restored = Session::restore(&session.checkpoint()).expect("its own checkpoint restores");
+    let json = restored.message(0).expect("a message").to_json();
+    assert_eq!(json, session.message(0).expect("a message").to_json());
+    assert!(json.contains(r#""role":"user""#) && json.contains(r#""type":"tool_call""#));
+    // a stored message read on its own still follows the role rules
+    assert_eq!(
+        Msg::from_json(&json)
+            .expect_err("a user message with a tool call")
+            .code(),
+        "role_violation"
+    );
+}
+
+#[test]
+fn a_checkpoint_with_the_largest_event_count_does_not_overflow() {
+    let checkpoint = Session::new(SessionOptions::default()).checkpoint();
+    let tampered = checkpoint.replacen(r#""events":0"#, &format!(r#""events":{}"#, usize::MAX), 1);
+    assert_ne!(tampered, checkpoint);
+    let mut session = Session::restore(&tampered).expect("restores");
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#;
+    assert_eq!(session.apply_json(start).expect("applies"), Outcome::Applied);
+    session.feed(b"{}\n").expect_err("not an event");
+    assert_eq!(session.events(), usize::MAX);
+}
+
+#[test]
+fn a_checkpoints_options_are_an_object_whose_last_key_counts() {
+    let checkpoint = Session::new(SessionOptions::default()).checkpoint();
+    let options = |text: &str| {
+        let start = checkpoint.find(r#""options":"#).expect("options") + r#""options":"#.len();
+        let end = start + checkpoint[start..].find('}').expect("an object") + 1;
+        Session::restore(&format!("{}{text}{}", &checkpoint[..start], &checkpoint[end..]))
+    };
+    let restored = options(r#"{"strict": false, "dedup": true, "strict": true}"#).expect("restores");
+    assert!(restored.options().strict);
+    assert!(restored.options().dedup);
+    for bad in [
+        r#"[true, true, "newest", 5]"#,
+        "[]",
+        r#"{"bogus": 1}"#,
+        r#"{"strict": 1}"#,
+    ] {
+        let err = options(bad).expect_err("not options");
+        assert_eq!(err.code(), "invalid_checkpoint", "{bad}");
     }
 }
 

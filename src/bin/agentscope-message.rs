@@ -108,7 +108,7 @@ fn read_msg(path: &PathBuf) -> Result<Msg, String> {
     };
     // a byte-order mark is dropped, as replay does
     text.and_then(|text| Msg::from_json(text.strip_prefix('\u{FEFF}').unwrap_or(&text)))
-        .map_err(|e| format!("error[{}]: {e}", e.code()))
+        .map_err(|e| format!("error[{}]: {}", e.code(), printable(&e.to_string())))
 }
 
 struct ReplayArgs {

@@ -244,7 +244,7 @@ impl Session {
     fn drain(&mut self) -> Result<usize, SessionError> {
         let mut applied = 0;
         while let Some(frame) = self.framer.next_frame() {
-            self.events += 1;
+            self.events = self.events.saturating_add(1); // (a checkpoint may say anything)
             let outcome = match frame {
                 Ok(frame) => self.apply_frame(frame),
                 Err(error) => Err(self.error(Meta::default(), error)),
@@ -290,7 +290,7 @@ impl Session {
 
     /// Applies one event (its `id` counts as given, for deduplication).
     pub fn apply(&mut self, event: &AgentEvent) -> Result<Outcome, SessionError> {
-        self.events += 1;
+        self.events = self.events.saturating_add(1);
         let meta = Meta {
             index: self.events,
             event_id: Some(Cow::Borrowed(event.id())),
@@ -303,7 +303,7 @@ impl Session {
     /// deduplicated; an unknown `type` is skipped with a diagnostic, or refused when
     /// strict).
     pub fn apply_json(&mut self, json: &str) -> Result<Outcome, SessionError> {
-        self.events += 1;
+        self.events = self.events.saturating_add(1);
         let mut meta = Meta {
             index: self.events,
             ..Meta::default()
@@ -583,7 +583,7 @@ impl Session {
         }
         let mut session = Session::new(c.options);
         for raw in c.messages {
-            session.insert(Msg::from_json(raw.get())?);
+            session.insert(Msg::read_json(raw.get(), false)?);
         }
         for id in c.ended {
             if let Some(&i) = session.by_reply.get(&id) {
@@ -624,7 +624,7 @@ impl<'a> CheckpointIn<'a> {
     fn from_object(object: &'a Object<'_>) -> Result<Self, String> {
         Ok(CheckpointIn {
             format: object.required("format")?,
-            options: object.required("options")?,
+            options: options_of(&object.required("options")?)?,
             messages: object.required("messages")?,
             ended: object.required("ended")?,
             applied: object.required("applied")?,
@@ -632,6 +632,26 @@ impl<'a> CheckpointIn<'a> {
             last_event_id: object.or("last_event_id", Option::default)?,
         })
     }
+}
+
+/// A checkpoint's `options`, read as the rest of it: a JSON object (not a list), a key
+/// given twice with its last value; an unknown key is refused, as by `SessionOptions`'
+/// own `Deserialize`.
+fn options_of(options: &Object<'_>) -> Result<SessionOptions, String> {
+    const KEYS: [&str; 4] = ["strict", "dedup", "tool_call_match", "max_frame_bytes"];
+    if let Some(key) = options.keys().find(|key| !KEYS.contains(key)) {
+        return Err(format!(
+            "unknown field `{key}`, expected one of `{}`",
+            KEYS.join("`, `")
+        ));
+    }
+    let default = SessionOptions::default();
+    Ok(SessionOptions {
+        strict: options.field(KEYS[0])?.unwrap_or(default.strict),
+        dedup: options.field(KEYS[1])?.unwrap_or(default.dedup),
+        tool_call_match: options.field(KEYS[2])?.unwrap_or(default.tool_call_match),
+        max_frame_bytes: options.field(KEYS[3])?.unwrap_or(default.max_frame_bytes),
+    })
 }
 
 /// The `id` of an event that failed to decode, when it can be read (for the error).

@@ -120,23 +120,27 @@ fn fallback_random() -> [u8; 16] {
 }
 
 /// A uuid4 as 32 hex characters, from pooled randomness (one host call per 256 ids).
+/// No borrow of the pool is held while the host runs: a JS exception that unwinds through
+/// the call (a `RangeError` when the JS stack is nearly full) would leave it borrowed, and
+/// every later id would trap.
 fn random_id() -> String {
-    let bytes = RANDOM.with(|pool| {
-        let mut pool = pool.borrow_mut();
-        let (buf, used) = &mut *pool;
-        if *used + 16 > buf.len() {
-            buf.resize(4096, 0);
-            *used = 0;
-            if !fill_random(buf) {
-                // nothing is kept of a failed fill: the next id asks the host again
-                buf.clear();
-                return None;
-            }
-        }
-        let mut bytes = [0u8; 16];
-        bytes.copy_from_slice(&buf[*used..*used + 16]);
-        *used += 16;
-        Some(bytes)
+    let take = || {
+        RANDOM.with(|pool| {
+            let mut pool = pool.borrow_mut();
+            let (buf, used) = &mut *pool;
+            (*used + 16 <= buf.len()).then(|| {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(&buf[*used..*used + 16]);
+                *used += 16;
+                bytes
+            })
+        })
+    };
+    let bytes = take().or_else(|| {
+        let mut buf = vec![0u8; 4096];
+        // nothing is kept of a failed fill: the next id asks the host again
+        fill_random(&mut buf).then(|| RANDOM.with(|pool| *pool.borrow_mut() = (buf, 0)))?;
+        take()
     });
     let bytes = bytes.unwrap_or_else(fallback_random);
     uuid::Builder::from_random_bytes(bytes).into_uuid().simple().to_string()
