@@ -628,11 +628,6 @@ impl Object<'_> {
         self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| &**v)
     }
 
-    /// The keys, in input order (a key given twice, twice).
-    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|(k, _)| k.as_ref())
-    }
-
     /// The field `key` converted to `T`, `None` when absent (`null` is a value: `None` for
     /// an `Option`, an error for any other type). Errors: serde_json's text, without a
     /// position.

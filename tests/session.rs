@@ -148,25 +148,33 @@ fn a_checkpoint_with_the_largest_event_count_does_not_overflow() {
 }
 
 #[test]
-fn a_checkpoints_options_are_an_object_whose_last_key_counts() {
-    let checkpoint = Session::new(SessionOptions::default()).checkpoint();
-    let options = |text: &str| {
-        let start = checkpoint.find(r#""options":"#).expect("options") + r#""options":"#.len();
-        let end = start + checkpoint[start..].find('}').expect("an object") + 1;
-        Session::restore(&format!("{}{text}{}", &checkpoint[..start], &checkpoint[end..]))
-    };
-    let restored = options(r#"{"strict": false, "dedup": true, "strict": true}"#).expect("restores");
-    assert!(restored.options().strict);
-    assert!(restored.options().dedup);
-    for bad in [
-        r#"[true, true, "newest", 5]"#,
-        "[]",
-        r#"{"bogus": 1}"#,
-        r#"{"strict": 1}"#,
-    ] {
-        let err = options(bad).expect_err("not options");
-        assert_eq!(err.code(), "invalid_checkpoint", "{bad}");
-    }
+fn the_events_of_an_empty_reply_id_are_reported_not_dropped_silently() {
+    // the reply's message gets a made-up id (`id or uuid`, as in the reference), which the
+    // reply's events do not name: each is a `foreign_reply` diagnostic, or refused when strict
+    let start = r#"{"type":"REPLY_START","session_id":"s","reply_id":"","name":"A"}"#;
+    let open = r#"{"type":"TEXT_BLOCK_START","reply_id":"","block_id":"b"}"#;
+    let mut session = Session::new(SessionOptions::default());
+    assert_eq!(session.apply_json(start).expect("applies"), Outcome::Applied);
+    let id = session.message(0).expect("a message").id.clone();
+    assert!(!id.is_empty());
+    assert_eq!(
+        session.apply_json(open).expect("skipped"),
+        Outcome::Skipped(Skip::ForeignReply)
+    );
+    let diagnostic = &session.diagnostics()[0];
+    assert_eq!((diagnostic.index, diagnostic.code), (2, "foreign_reply"));
+    assert_eq!(
+        diagnostic.message,
+        format!(r#"TEXT_BLOCK_START for reply "", whose message was given the id "{id}""#)
+    );
+    let mut strict = Session::new(SessionOptions {
+        strict: true,
+        ..SessionOptions::default()
+    });
+    strict.apply_json(start).expect("applies");
+    let before = strict.message(0).expect("a message").to_json();
+    assert_eq!(strict.apply_json(open).expect_err("refused").code(), "foreign_reply");
+    assert_eq!(strict.message(0).expect("a message").to_json(), before);
 }
 
 #[test]

@@ -3,7 +3,7 @@
  * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
  * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
  * entry `agentscope-message/init` used before its `init()` resolved).
- * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block` and
+ * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block`, `foreign_reply` and
  * `unknown_event_type` come from a strict `Session` only.
  */
 export type MsgErrorCode =
@@ -24,6 +24,7 @@ export type MsgErrorCode =
   | "unknown_reply"
   | "after_end"
   | "duplicate_block"
+  | "foreign_reply"
   | "unknown_event_type"
   | "freed"
   | "invalid_argument"

@@ -19,7 +19,8 @@ export interface SessionOptions {
    * warns about: a delta or end for a block never started (`unknown_block`), a second
    * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
    * (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
-   * type (`unknown_event_type`).
+   * type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
+   * `reply_id` (`foreign_reply`).
    */
   strict?: boolean;
   /**

@@ -32,7 +32,8 @@ pub struct SessionOptions {
     /// warns about: a delta or end for a block never started (`unknown_block`), a second
     /// start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
     /// (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
-    /// type (`unknown_event_type`). The session is unchanged by a refused event.
+    /// type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
+    /// `reply_id` (`foreign_reply`). The session is unchanged by a refused event.
     pub strict: bool,
     /// Skip an event whose `id` was already applied (a resumed stream, a proxy retry),
     /// with a `duplicate` diagnostic. Events without an `id` on the wire are never
@@ -70,7 +71,8 @@ pub struct Diagnostic {
     /// ones too).
     pub index: usize,
     /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
-    /// `after_end`, `duplicate_block`, `named_sse_event`, `unknown_event_type`.
+    /// `after_end`, `duplicate_block`, `named_sse_event`, `unknown_event_type`,
+    /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`).
     pub code: &'static str,
     /// What happened, for people.
     pub message: String,
@@ -440,8 +442,16 @@ impl Session {
             .map_err(|e| self.error(meta.clone(), e))?;
         let changed = self.replies[i].msg.revision() != before;
         // a skipped event changed nothing, so refusing it now leaves the message as it was
-        if let Outcome::Skipped(skip @ Skip::UnknownBlock) = outcome {
-            warn(self, skip, skip_message(event_type, event))?;
+        match outcome {
+            Outcome::Skipped(skip @ Skip::UnknownBlock) => warn(self, skip, skip_message(event_type, event))?,
+            // only when a REPLY_START had an empty `reply_id`: its message got a made-up id
+            // (`id or uuid`, as in the reference), which the reply's events do not name
+            Outcome::Skipped(skip @ Skip::ForeignReply) => {
+                let id = self.replies[i].msg.id.clone();
+                let message = format!("{event_type} for reply {reply_id:?}, whose message was given the id {id:?}");
+                warn(self, skip, message)?;
+            }
+            _ => {}
         }
         for (skip, message) in warnings {
             warn(self, skip, message)?;
@@ -624,7 +634,7 @@ impl<'a> CheckpointIn<'a> {
     fn from_object(object: &'a Object<'_>) -> Result<Self, String> {
         Ok(CheckpointIn {
             format: object.required("format")?,
-            options: options_of(&object.required("options")?)?,
+            options: object.required("options")?,
             messages: object.required("messages")?,
             ended: object.required("ended")?,
             applied: object.required("applied")?,
@@ -632,26 +642,6 @@ impl<'a> CheckpointIn<'a> {
             last_event_id: object.or("last_event_id", Option::default)?,
         })
     }
-}
-
-/// A checkpoint's `options`, read as the rest of it: a JSON object (not a list), a key
-/// given twice with its last value; an unknown key is refused, as by `SessionOptions`'
-/// own `Deserialize`.
-fn options_of(options: &Object<'_>) -> Result<SessionOptions, String> {
-    const KEYS: [&str; 4] = ["strict", "dedup", "tool_call_match", "max_frame_bytes"];
-    if let Some(key) = options.keys().find(|key| !KEYS.contains(key)) {
-        return Err(format!(
-            "unknown field `{key}`, expected one of `{}`",
-            KEYS.join("`, `")
-        ));
-    }
-    let default = SessionOptions::default();
-    Ok(SessionOptions {
-        strict: options.field(KEYS[0])?.unwrap_or(default.strict),
-        dedup: options.field(KEYS[1])?.unwrap_or(default.dedup),
-        tool_call_match: options.field(KEYS[2])?.unwrap_or(default.tool_call_match),
-        max_frame_bytes: options.field(KEYS[3])?.unwrap_or(default.max_frame_bytes),
-    })
 }
 
 /// The `id` of an event that failed to decode, when it can be read (for the error).
