@@ -145,7 +145,7 @@ export class Session {
       this.#notified = handle.revision();
       return;
     }
-    if (typeof options !== "object" || options === null) {
+    if (typeof options !== "object" || options === null || Array.isArray(options)) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
     const { strict, dedup, toolCallMatch, maxFrameBytes, ...rest } = options;

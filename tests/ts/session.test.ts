@@ -300,6 +300,7 @@ test("blockKey is unique where ids collide (a tool call and its result)", () => 
 test("bad arguments are MsgError(invalid_argument); a freed session keeps its last snapshot", () => {
   const bad: [string, () => unknown][] = [
     ["unknown option", () => new Session({ fast: true } as never)],
+    ["options as a list", () => new Session([] as never)],
     ["mistyped option", () => new Session({ dedup: "yes" } as never)],
     ["toolCallMatch", () => new Session({ toolCallMatch: "last" } as never)],
     ["feed a number", () => new Session().feed(42 as never)],
