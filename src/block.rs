@@ -579,9 +579,10 @@ pub(crate) type Pick<'de, T> = fn(&str, &Object<'de>) -> Option<Result<T, String
 
 /// A member of a union of blocks or sources: its `type` and its own fields, in declaration
 /// order; a field ending in `*` holds a nested model whose given fields count too.
-/// (The one nested model: a data block's `source`, whose fields are these.)
 pub(crate) type Member = (&'static str, &'static [&'static str]);
 
+/// The fields of the one nested model of a [`Member`] (`source*`, a data block's source:
+/// either member's, `type` included).
 const SOURCE_FIELDS: [&str; 4] = ["type", "data", "url", "media_type"];
 
 /// A block or source without a `type` key, read as pydantic's smart union reads it: among
