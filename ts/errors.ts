@@ -5,6 +5,11 @@
  * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block`, `foreign_reply` and
  * `unknown_event_type` come from a strict `Session` only.
+ * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
+ * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
+ * `status`), `service_unavailable` (a request or the event stream did not reach the
+ * service, or the stream stalled), `run_failed` (a reply ended with an error) and
+ * `closed` (a chat used after `close()`).
  */
 export type MsgErrorCode =
   | "role_violation"
@@ -29,7 +34,12 @@ export type MsgErrorCode =
   | "freed"
   | "invalid_argument"
   | "init_failed"
-  | "not_initialized";
+  | "not_initialized"
+  | "busy"
+  | "http_error"
+  | "service_unavailable"
+  | "run_failed"
+  | "closed";
 
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
@@ -46,14 +56,17 @@ export class MsgError extends Error {
   readonly eventId?: string;
   /** For an event a `Session` refused: the SSE `id:` of its frame, if any. */
   readonly sseId?: string;
+  /** For an HTTP error of the chat client: the response's status (409 for `busy`). */
+  readonly status?: number;
 
-  constructor(code: MsgErrorCode, message: string, where?: { index?: number; eventId?: string; sseId?: string }) {
+  constructor(code: MsgErrorCode, message: string, where?: { index?: number; eventId?: string; sseId?: string; status?: number }) {
     super(message);
     this.name = "MsgError";
     this.code = code;
     if (where?.index !== undefined) this.index = where.index;
     if (where?.eventId !== undefined) this.eventId = where.eventId;
     if (where?.sseId !== undefined) this.sseId = where.sseId;
+    if (where?.status !== undefined) this.status = where.status;
   }
 }
 
@@ -109,4 +122,13 @@ export function toJSONText(value: unknown, what: string): string {
   // a `toJSON()` may return undefined (or a function): no JSON text at all
   if (typeof text !== "string") throw new MsgError("invalid_argument", `${what} has no JSON text (its toJSON() gave none)`);
   return text;
+}
+
+// `[Symbol.dispose]` in the declarations must type-check in a project whose `lib` lacks
+// "esnext.disposable" (the Vite react-ts template, with skipLibCheck off): the symbol is
+// declared here as @types/node and the lib declare it (identical declarations merge).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }

@@ -1,8 +1,14 @@
-// `agentscope-message/react`: React hooks over a `Session` (react is an optional peer
-// dependency of the package; this subpath is the only one that imports it).
-import "#init";
-import { useEffect, useState, useSyncExternalStore } from "react";
-import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
+// `agentscope-message/react`: React hooks over a `Session` and a `Chat` (react is an
+// optional peer dependency of the package; this subpath is the only one that imports it).
+// Importing it does not load the .wasm: the hooks call `init()` themselves (idempotent),
+// so a page that imports them paints before the .wasm arrives. With the explicit entry
+// (`agentscope-message/init`) or the zero-config one, the same loaded module is used.
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { AgentScopeTransport, Chat, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult } from "./chat.js";
+import { MsgError } from "./errors.js";
+import { init } from "./load.js";
+import type { Msg, MsgJSON } from "./message.js";
+import { Session, type PendingAction, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 
 const EMPTY: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
 const noSubscribe = (): (() => void) => () => {};
@@ -32,43 +38,52 @@ export interface EventStreamOptions extends SessionOptions {
 
 /** What {@link useEventStream} returns. */
 export interface EventStreamState {
-  /** The messages so far. */
+  /** The messages so far (after a stop, what had arrived). */
   snapshot: SessionSnapshot;
-  /** The session reading the stream (null before the first request, or with no URL). */
+  /** The session reading the stream (null before the first request). */
   session: Session | null;
   /** Why the stream stopped early (an HTTP error, a network error, a refused event), or null. */
   error: unknown;
-  /** Whether the stream ended (completely or with `error`). */
+  /** Whether the stream ended (completely, with `error`, or stopped with `null`). */
   done: boolean;
 }
 
 /**
  * Streams `url` (SSE, JSON Lines or a JSON array of AgentScope events) into a new
- * `Session` and re-renders as messages change. A new URL starts a new session; the old
- * request is aborted and its session freed. `null` streams nothing.
+ * `Session` and re-renders as messages change. A new URL starts a new session (the old
+ * request is aborted, its session freed). `null` stops the request and keeps what had
+ * arrived (`done` true); a later URL starts afresh. Loads the .wasm first (`init()`).
+ * For a chat with an AgentScope service, {@link useChat} does all of it.
  */
 export function useEventStream(url: string | URL | null, options: EventStreamOptions = {}): EventStreamState {
   const [session, setSession] = useState<Session | null>(null);
   const [status, setStatus] = useState<{ error: unknown; done: boolean }>(IDLE);
   const key = url === null ? null : String(url);
-  const { init, onError, ...sessionOptions } = options;
+  const { init: request, onError, ...sessionOptions } = options;
   const optionsKey = JSON.stringify(sessionOptions);
   useEffect(() => {
     if (key === null) {
-      // no URL: back to the initial state (not the previous stream's freed session)
-      setSession(null);
-      setStatus(IDLE);
+      // stopped: the previous stream's request was aborted by its cleanup; its messages stay
+      setStatus((s) => (s.done ? s : { error: s.error, done: true }));
       return;
     }
-    const next = new Session(JSON.parse(optionsKey) as SessionOptions);
     const controller = new AbortController();
-    setSession(next);
+    let next: Session | undefined;
     setStatus(IDLE);
-    const reading = fetch(key, { ...init, signal: controller.signal })
-      .then((response) => next.read(response, { signal: controller.signal, onError }))
+    const reading = init()
+      .then(() => {
+        controller.signal.throwIfAborted();
+        next = new Session(JSON.parse(optionsKey) as SessionOptions);
+        setSession((old) => {
+          // the previous URL's session (kept for display after a stop) goes now
+          if (old !== null && old !== next) old.free();
+          return next!;
+        });
+        return fetch(key, { ...request, signal: controller.signal });
+      })
+      .then((response) => next!.read(response, { signal: controller.signal, onError }))
       .then(
         () => {
-          // a stream that ended just as its URL changed must not mark the next one done
           if (!controller.signal.aborted) setStatus({ error: null, done: true });
         },
         (error: unknown) => {
@@ -77,13 +92,171 @@ export function useEventStream(url: string | URL | null, options: EventStreamOpt
       );
     return () => {
       controller.abort();
-      // a snapshot of a freed session stays readable, so a late render is safe
-      void reading.finally(() => next.free());
+      void reading;
     };
     // `init` and `onError` are read when a stream starts; a new URL or new session
     // options start a new stream
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, optionsKey]);
+  // the last session is freed when the component goes
+  const last = useRef<Session | null>(null);
+  last.current = session;
+  useEffect(() => () => last.current?.free(), []);
   const snapshot = useSession(session);
   return { snapshot, session, ...status };
+}
+
+/** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
+export interface UseChatOptions extends ChatOptions {
+  /** The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport}. */
+  baseUrl?: string;
+  /** Sent as `X-User-ID`. */
+  userId?: string;
+  /** The agent. */
+  agentId?: string;
+  /** A transport of one's own instead of `baseUrl` / `userId` / `agentId`. */
+  transport?: ChatTransport;
+  /** The `fetch` of the default transport. */
+  fetch?: typeof fetch;
+  /** More fields of `POST /sessions/` for a new session (e.g. its `chat_model_config`), for the default transport. */
+  session?: Record<string, unknown>;
+}
+
+/** What {@link useChat} returns. */
+export interface UseChatResult {
+  /** User and assistant messages in order (history, then live). */
+  messages: readonly MsgJSON[];
+  /** See `ChatStatus`; `connecting` until the chat is open. */
+  status: ChatSnapshot["status"];
+  /** The last error, or null. */
+  error: MsgError | null;
+  /** Tool calls waiting for `confirm` / `submitExternal`. */
+  pendingActions: readonly PendingAction[];
+  /** Replies joined mid-way (they show what arrived). */
+  partial: readonly string[];
+  /** The session id, once the chat is open. */
+  sessionId: string | null;
+  /** The chat itself, once open (null before). */
+  chat: Chat | null;
+  /** `Chat.send` (waits for the chat to open). */
+  send: (input: string | Msg | MsgJSON) => Promise<void>;
+  /** `Chat.stop`. */
+  stop: () => Promise<void>;
+  /** `Chat.confirm`. */
+  confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: unknown[] | null }) => Promise<void>;
+  /** `Chat.submitExternal`. */
+  submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
+}
+
+interface Gate {
+  promise: Promise<Chat>;
+  resolve: (chat: Chat) => void;
+  reject: (error: unknown) => void;
+}
+
+function makeGate(): Gate {
+  let resolve!: (chat: Chat) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<Chat>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+const CONNECTING: ChatSnapshot = Object.freeze({
+  messages: Object.freeze([]),
+  status: "connecting",
+  error: null,
+  pendingActions: Object.freeze([]),
+  partial: Object.freeze([]),
+});
+
+/**
+ * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
+ * session, or resuming `sessionId`), re-renders at most once per macrotask (or per
+ * `throttleMs`), closes it on unmount. StrictMode-safe: the open is deferred past React's
+ * dev-only unmount and remount, so one session, one stream and one POST per `send` reach
+ * the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` opens a new chat;
+ * other options are read when the chat opens. The .wasm loads on first use, not on import.
+ */
+export function useChat(options: UseChatOptions): UseChatResult {
+  const { baseUrl, userId, agentId, sessionId, transport } = options;
+  const [chat, setChat] = useState<Chat | null>(null);
+  const [openError, setOpenError] = useState<MsgError | null>(null);
+  const latest = useRef(options);
+  latest.current = options;
+  const opening = useRef<Gate | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let opened: Chat | undefined;
+    const gate = makeGate();
+    opening.current = gate;
+    // deferred: StrictMode's dev-only unmount comes first and cancels it
+    const timer = setTimeout(() => {
+      const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, ...chatOptions } = latest.current;
+      let how: ChatTransport;
+      try {
+        how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
+      } catch (e) {
+        setOpenError(e as MsgError);
+        gate.reject(e);
+        return;
+      }
+      Chat.open(how, chatOptions).then(
+        (c) => {
+          if (cancelled) return c.close();
+          opened = c;
+          setChat(c);
+          gate.resolve(c);
+        },
+        (e: unknown) => {
+          if (cancelled) return;
+          setOpenError(e as MsgError);
+          gate.reject(e);
+        },
+      );
+    }, 0);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      opened?.close();
+      setChat(null);
+      gate.reject(new MsgError("closed", "the chat was closed (the component unmounted or its options changed)"));
+      if (opening.current === gate) opening.current = null;
+    };
+  }, [baseUrl, userId, agentId, sessionId, transport]);
+  const snapshot = useSyncExternalStore(
+    chat ? chat.subscribe : noSubscribe,
+    chat ? chat.getSnapshot : () => CONNECTING,
+    chat ? chat.getSnapshot : () => CONNECTING,
+  );
+  const ready = useCallback(async (): Promise<Chat> => {
+    if (chat !== null) return chat;
+    if (opening.current === null) throw new MsgError("closed", "the chat is not open");
+    return opening.current.promise;
+  }, [chat]);
+  const send = useCallback(async (input: string | Msg | MsgJSON) => (await ready()).send(input), [ready]);
+  const stop = useCallback(async () => (await ready()).stop(), [ready]);
+  const confirm = useCallback(
+    async (toolCallId: string, confirmed: boolean, o?: { rules?: unknown[] | null }) => (await ready()).confirm(toolCallId, confirmed, o),
+    [ready],
+  );
+  const submitExternal = useCallback(async (results: ExternalResult | readonly ExternalResult[]) => (await ready()).submitExternal(results), [ready]);
+  const error = chat === null && openError !== null ? openError : snapshot.error;
+  const status = chat === null && openError !== null ? "error" : snapshot.status;
+  return {
+    messages: snapshot.messages,
+    status,
+    error,
+    pendingActions: snapshot.pendingActions,
+    partial: snapshot.partial,
+    sessionId: chat?.sessionId ?? null,
+    chat,
+    send,
+    stop,
+    confirm,
+    submitExternal,
+  };
 }

@@ -135,6 +135,8 @@ export class Session {
   #again = false;
   // a high surrogate at the end of a text chunk, held for the low one in the next chunk
   #high = "";
+  // bytes were fed (or the stream ended) since the last restart: a read() starts a new stream
+  #streamed = false;
 
   /** A new session. Throws `MsgError` (`invalid_argument`) for unknown options. */
   constructor(options: SessionOptions = {}) {
@@ -197,6 +199,7 @@ export class Session {
    */
   feed(chunk: Uint8Array | ArrayBuffer | string): number {
     const h = this.#h;
+    this.#streamed = true;
     try {
       if (typeof chunk === "string") {
         // text split inside a surrogate pair: hold the high half for the next chunk
@@ -247,6 +250,7 @@ export class Session {
    */
   end(): number {
     const h = this.#h;
+    this.#streamed = true;
     try {
       return this.#flushHigh(h) + call(() => h.end());
     } finally {
@@ -262,6 +266,32 @@ export class Session {
   restartStream(): void {
     this.#h.restartStream();
     this.#high = "";
+    this.#streamed = false;
+  }
+
+  /**
+   * Adds a message that events with its `id` as `reply_id` go to: a stored reply (e.g. one
+   * parked on a confirmation, from the service's history) that a resumed stream continues
+   * with a second `REPLY_START`. A message with the same id is replaced. Follows the Rust
+   * `Session::insert`. Throws `MsgError` for a message `Msg.fromJSON` refuses.
+   */
+  insert(msg: MsgJSON | string): void {
+    const json = typeof msg === "string" ? msg : toJSONText(msg, "a message");
+    const h = this.#h;
+    try {
+      call(() => h.insert(json));
+    } finally {
+      this.#notify();
+    }
+  }
+
+  /**
+   * Whether the reply's last `REPLY_START` was followed by its `REPLY_END`: false while
+   * it streams, after a continuation `REPLY_START`, for a message added with `insert`, and
+   * for an unknown reply.
+   */
+  isEnded(replyId: string): boolean {
+    return this.#h.isEnded(expectString(replyId, "replyId"));
   }
 
   /**
@@ -285,10 +315,16 @@ export class Session {
    * refused event unless `onError` takes it. A framing error (`invalid_stream`: a stream
    * that is neither SSE, JSON Lines nor a JSON array, a broken JSON array) ends the
    * stream: with `onError` it is reported once and the rest of the source is not read.
+   *
+   * Each `read` is a stream of its own (a request, a reconnect): when the session was fed
+   * before, it starts with {@link Session.restartStream} (what an earlier connection left
+   * of an unfinished frame is dropped; messages, dedup ids and `lastEventId` are kept), so
+   * one session can read phase after phase of a reply without any other call.
    */
   async read(source: StreamSource, options: ReadOptions = {}): Promise<void> {
     const { signal, onError } = options;
     signal?.throwIfAborted();
+    if (this.#streamed) this.restartStream();
     let chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
     if (typeof Response !== "undefined" && source instanceof Response) {
       if (!source.ok) throw new MsgError("invalid_stream", `HTTP ${source.status} ${source.statusText}`.trim());

@@ -216,7 +216,9 @@ impl Session {
     /// `invalid_stream` for bytes fed after [`Session::end`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
         if self.framer.is_ended() && !chunk.is_empty() {
-            let error = MsgError::InvalidStream("the stream has ended; restart_stream() starts a new one".into());
+            let error = MsgError::InvalidStream(
+                "the stream has ended; a new stream starts with restart_stream() (restartStream() in JS)".into(),
+            );
             return Err(self.error(Meta::default(), error));
         }
         self.framer.feed(chunk);

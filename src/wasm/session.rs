@@ -78,6 +78,21 @@ impl SessionHandle {
             .map_err(|e| js_session_error(&e))
     }
 
+    /// Adds (or replaces) a message that events with its id as `reply_id` go to (see the
+    /// core's `Session::insert`). Throws `MsgError` for text that is not a valid message.
+    pub fn insert(&mut self, msg_json: &str) -> Result<(), JsValue> {
+        let msg = crate::Msg::from_json(msg_json).map_err(|e| js_error(&e))?;
+        self.session.insert(msg);
+        Ok(())
+    }
+
+    /// Whether the reply's last `REPLY_START` was followed by its `REPLY_END` (false for
+    /// an unknown reply and for a message added with `insert`).
+    #[wasm_bindgen(js_name = isEnded)]
+    pub fn is_ended(&self, reply_id: &str) -> bool {
+        self.session.is_ended(reply_id)
+    }
+
     /// A new connection's bytes follow (see the core's `Session::restart_stream`).
     #[wasm_bindgen(js_name = restartStream)]
     pub fn restart_stream(&mut self) {

@@ -1344,6 +1344,16 @@ export class SessionHandle {
      */
     framing(): string | undefined;
     /**
+     * Adds (or replaces) a message that events with its id as `reply_id` go to (see the
+     * core's `Session::insert`). Throws `MsgError` for text that is not a valid message.
+     */
+    insert(msg_json: string): void;
+    /**
+     * Whether the reply's last `REPLY_START` was followed by its `REPLY_END` (false for
+     * an unknown reply and for a message added with `insert`).
+     */
+    isEnded(reply_id: string): boolean;
+    /**
      * The SSE id of the last event handled, or `undefined`.
      */
     lastEventId(): string | undefined;
@@ -1432,6 +1442,8 @@ export interface InitOutput {
     readonly sessionhandle_feedBytes: (a: number, b: number, c: number) => [number, number, number];
     readonly sessionhandle_feedText: (a: number, b: number, c: number) => [number, number, number];
     readonly sessionhandle_framing: (a: number) => [number, number];
+    readonly sessionhandle_insert: (a: number, b: number, c: number) => [number, number];
+    readonly sessionhandle_isEnded: (a: number, b: number, c: number) => number;
     readonly sessionhandle_lastEventId: (a: number) => [number, number];
     readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
     readonly sessionhandle_readChanges: (a: number) => [number, number];

@@ -5,8 +5,13 @@
  * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block`, `foreign_reply` and
  * `unknown_event_type` come from a strict `Session` only.
+ * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
+ * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
+ * `status`), `service_unavailable` (a request or the event stream did not reach the
+ * service, or the stream stalled), `run_failed` (a reply ended with an error) and
+ * `closed` (a chat used after `close()`).
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "closed";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -22,10 +27,13 @@ export declare class MsgError extends Error {
     readonly eventId?: string;
     /** For an event a `Session` refused: the SSE `id:` of its frame, if any. */
     readonly sseId?: string;
+    /** For an HTTP error of the chat client: the response's status (409 for `busy`). */
+    readonly status?: number;
     constructor(code: MsgErrorCode, message: string, where?: {
         index?: number;
         eventId?: string;
         sseId?: string;
+        status?: number;
     });
 }
 /** Called once the .wasm is instantiated (`load.ts`). */
@@ -42,3 +50,8 @@ export declare function expectString(value: unknown, what: string): string;
  * else, and for what `JSON.stringify` throws on (BigInt, cycles, a throwing getter, too
  * deep a nesting). */
 export declare function toJSONText(value: unknown, what: string): string;
+declare global {
+    interface SymbolConstructor {
+        readonly dispose: unique symbol;
+    }
+}

@@ -1,4 +1,7 @@
-import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
+import { Chat, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult } from "./chat.js";
+import { MsgError } from "./errors.js";
+import type { Msg, MsgJSON } from "./message.js";
+import { Session, type PendingAction, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 /**
  * The session's current snapshot; the component re-renders when a `feed` / `end` /
  * `apply` changed a message (`useSyncExternalStore` over `session.subscribe` and
@@ -14,18 +17,71 @@ export interface EventStreamOptions extends SessionOptions {
 }
 /** What {@link useEventStream} returns. */
 export interface EventStreamState {
-    /** The messages so far. */
+    /** The messages so far (after a stop, what had arrived). */
     snapshot: SessionSnapshot;
-    /** The session reading the stream (null before the first request, or with no URL). */
+    /** The session reading the stream (null before the first request). */
     session: Session | null;
     /** Why the stream stopped early (an HTTP error, a network error, a refused event), or null. */
     error: unknown;
-    /** Whether the stream ended (completely or with `error`). */
+    /** Whether the stream ended (completely, with `error`, or stopped with `null`). */
     done: boolean;
 }
 /**
  * Streams `url` (SSE, JSON Lines or a JSON array of AgentScope events) into a new
- * `Session` and re-renders as messages change. A new URL starts a new session; the old
- * request is aborted and its session freed. `null` streams nothing.
+ * `Session` and re-renders as messages change. A new URL starts a new session (the old
+ * request is aborted, its session freed). `null` stops the request and keeps what had
+ * arrived (`done` true); a later URL starts afresh. Loads the .wasm first (`init()`).
+ * For a chat with an AgentScope service, {@link useChat} does all of it.
  */
 export declare function useEventStream(url: string | URL | null, options?: EventStreamOptions): EventStreamState;
+/** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
+export interface UseChatOptions extends ChatOptions {
+    /** The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport}. */
+    baseUrl?: string;
+    /** Sent as `X-User-ID`. */
+    userId?: string;
+    /** The agent. */
+    agentId?: string;
+    /** A transport of one's own instead of `baseUrl` / `userId` / `agentId`. */
+    transport?: ChatTransport;
+    /** The `fetch` of the default transport. */
+    fetch?: typeof fetch;
+    /** More fields of `POST /sessions/` for a new session (e.g. its `chat_model_config`), for the default transport. */
+    session?: Record<string, unknown>;
+}
+/** What {@link useChat} returns. */
+export interface UseChatResult {
+    /** User and assistant messages in order (history, then live). */
+    messages: readonly MsgJSON[];
+    /** See `ChatStatus`; `connecting` until the chat is open. */
+    status: ChatSnapshot["status"];
+    /** The last error, or null. */
+    error: MsgError | null;
+    /** Tool calls waiting for `confirm` / `submitExternal`. */
+    pendingActions: readonly PendingAction[];
+    /** Replies joined mid-way (they show what arrived). */
+    partial: readonly string[];
+    /** The session id, once the chat is open. */
+    sessionId: string | null;
+    /** The chat itself, once open (null before). */
+    chat: Chat | null;
+    /** `Chat.send` (waits for the chat to open). */
+    send: (input: string | Msg | MsgJSON) => Promise<void>;
+    /** `Chat.stop`. */
+    stop: () => Promise<void>;
+    /** `Chat.confirm`. */
+    confirm: (toolCallId: string, confirmed: boolean, options?: {
+        rules?: unknown[] | null;
+    }) => Promise<void>;
+    /** `Chat.submitExternal`. */
+    submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
+}
+/**
+ * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
+ * session, or resuming `sessionId`), re-renders at most once per macrotask (or per
+ * `throttleMs`), closes it on unmount. StrictMode-safe: the open is deferred past React's
+ * dev-only unmount and remount, so one session, one stream and one POST per `send` reach
+ * the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` opens a new chat;
+ * other options are read when the chat opens. The .wasm loads on first use, not on import.
+ */
+export declare function useChat(options: UseChatOptions): UseChatResult;

@@ -120,6 +120,19 @@ export declare class Session {
      */
     restartStream(): void;
     /**
+     * Adds a message that events with its `id` as `reply_id` go to: a stored reply (e.g. one
+     * parked on a confirmation, from the service's history) that a resumed stream continues
+     * with a second `REPLY_START`. A message with the same id is replaced. Follows the Rust
+     * `Session::insert`. Throws `MsgError` for a message `Msg.fromJSON` refuses.
+     */
+    insert(msg: MsgJSON | string): void;
+    /**
+     * Whether the reply's last `REPLY_START` was followed by its `REPLY_END`: false while
+     * it streams, after a continuation `REPLY_START`, for a message added with `insert`, and
+     * for an unknown reply.
+     */
+    isEnded(replyId: string): boolean;
+    /**
      * Applies one event (an object or its wire JSON text) and tells what happened:
      * `"applied"` or the skip code. Throws `MsgError` for a refused event.
      */
@@ -131,6 +144,11 @@ export declare class Session {
      * refused event unless `onError` takes it. A framing error (`invalid_stream`: a stream
      * that is neither SSE, JSON Lines nor a JSON array, a broken JSON array) ends the
      * stream: with `onError` it is reported once and the rest of the source is not read.
+     *
+     * Each `read` is a stream of its own (a request, a reconnect): when the session was fed
+     * before, it starts with {@link Session.restartStream} (what an earlier connection left
+     * of an unfinished frame is dropped; messages, dedup ids and `lastEventId` are kept), so
+     * one session can read phase after phase of a reply without any other call.
      */
     read(source: StreamSource, options?: ReadOptions): Promise<void>;
     /** The reply messages (frozen wire JSON): `getSnapshot().messages`. */

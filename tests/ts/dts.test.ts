@@ -20,6 +20,7 @@ const files: [string, string][] = [
   ["pkg/dist/errors.d.ts", "errors.d.ts"],
   ["pkg/dist/session.d.ts", "session.d.ts"],
   ["pkg/dist/react.d.ts", "react.d.ts"],
+  ["pkg/dist/chat.d.ts", "chat.d.ts"],
 ];
 
 for (const [built, reference] of files) {

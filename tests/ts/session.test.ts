@@ -422,3 +422,46 @@ test("read: a stream that cannot be framed is reported once with onError, and th
   // without onError the first one rejects, as before
   await assert.rejects(new Session().read(garbage()), (e: unknown) => e instanceof MsgError && e.code === "invalid_stream");
 });
+
+test("one session reads phase after phase with read() alone: the second read starts a new stream", async () => {
+  const session = new Session({ dedup: true });
+  const start = { type: "REPLY_START", id: "e1", session_id: "s", reply_id: "r", name: "Friday" };
+  const open = { type: "TEXT_BLOCK_START", id: "e2", reply_id: "r", block_id: "t" };
+  const delta = (id: string, text: string) => ({ type: "TEXT_BLOCK_DELTA", id, reply_id: "r", block_id: "t", delta: text });
+  const sse = (...events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  // phase 1 ends mid-frame (a cut connection): the unfinished frame is dropped by the next read
+  const first = sse(start, open, delta("e3", "Hel"));
+  // (the cut frame is the stream's last: end() reports it)
+  await assert.rejects(session.read([first + 'data: {"type": "TEXT_BLOCK_DEL']), (e: MsgError) => e.code === "invalid_json");
+  // phase 2 replays the run (dedup skips what was applied) and goes on
+  await session.read([sse(start, open, delta("e3", "Hel"), delta("e4", "lo"), { type: "REPLY_END", id: "e5", session_id: "s", reply_id: "r" })]);
+  assert.equal(session.get("r")?.content[0]?.type === "text" && session.get("r")?.content[0]?.text, "Hello");
+  assert.equal(session.isEnded("r"), true);
+  assert.deepEqual(session.diagnostics.map((d) => d.code), ["duplicate", "duplicate", "duplicate"]);
+  // feeding after end() still says what to call, in the TS name
+  assert.throws(() => session.feed("data: {}\n\n"), (e: MsgError) => e.code === "invalid_stream" && e.message.includes("restartStream()"));
+  session.free();
+});
+
+test("insert: a stored reply a continuation REPLY_START goes on with; isEnded follows REPLY_START / REPLY_END", () => {
+  const session = new Session();
+  const parked = new AssistantMsg({
+    name: "Friday",
+    id: "r",
+    content: [{ type: "tool_call", id: "c1", name: "Bash", input: "{}", state: "asking" }],
+  }).toJSON();
+  session.insert(parked);
+  assert.equal(session.isEnded("r"), false);
+  assert.equal(session.isEnded("nope"), false);
+  assert.equal(session.messages.length, 1);
+  session.apply({ type: "REPLY_START", session_id: "s", reply_id: "r", name: "Friday" } as never);
+  session.apply({ type: "TOOL_RESULT_START", reply_id: "r", tool_call_id: "c1", tool_call_name: "Bash" } as never);
+  session.apply({ type: "REPLY_END", session_id: "s", reply_id: "r" } as never);
+  const content = session.get("r")!.content;
+  assert.deepEqual(content.map((b) => b.type), ["tool_call", "tool_result"]);
+  assert.equal(session.isEnded("r"), true);
+  // a message Msg.fromJSON refuses is refused here too, the session unchanged
+  assert.throws(() => session.insert({ ...parked, role: "user" } as MsgJSON), (e: MsgError) => e.code === "role_violation");
+  assert.equal(session.messages.length, 1);
+  session.free();
+});

@@ -1,0 +1,623 @@
+# -*- coding: utf-8 -*-
+"""A live, offline AgentScope 2.0.11 service for tests and the demo.
+
+Runs the real ``agentscope.app.create_app(...)`` under uvicorn with the
+embedded defaults (SQLite storage, in-memory message bus, local workspaces,
+no workers), creates a credential of the scripted type and an agent over
+its own HTTP API, then prints ONE JSON line on stdout:
+
+    {"urls": ["http://127.0.0.1:PORT"], "agent_id": "...",
+     "user_id": "...", "credential_id": "..."}
+
+Everything else goes to stderr. SIGTERM / SIGINT stop it cleanly (exit 0)
+and remove its temp folder. Start it with ``scripts/agentscope-service``.
+
+The chat model is the real ``OpenAIChatModel``; only its network client is
+replaced by an in-process fake whose ``chat.completions.create`` returns an
+async stream of real ``openai`` ``ChatCompletionChunk`` objects, chosen by a
+policy keyed by the text of the LAST user message (first word, case
+insensitive):
+
+| user text starts with | model turn 1                                      | after the tool result(s)                       |
+|-----------------------|---------------------------------------------------|------------------------------------------------|
+| `think`               | reasoning_content "Let me think about this."      | -                                              |
+|                       | (3 deltas), then text "I thought about it." (2)   |                                                |
+| `tool`                | text "Running a tool.", then tool call            | text "Tool said: tool-ok."                     |
+|                       | Bash {"command": "echo tool-ok", ...}             |                                                |
+|                       | (read-only: runs without asking)                  |                                                |
+| `parallel`            | two tool calls in one turn: Bash "echo one",      | text "Both tools ran: one, two."               |
+|                       | Bash "echo two" (both run without asking)         |                                                |
+| `confirm`             | text "I need to create a file.", then tool call   | text "The Bash call was approved." or          |
+|                       | Bash {"command": "touch confirm.txt", ...}: not   | "The Bash call was denied."                    |
+|                       | read-only, so REQUIRE_USER_CONFIRM (DEFAULT mode) |                                                |
+| `ask`                 | tool call AskUser (external tool, question        | text "You answered: <result output>"           |
+|                       | "Which color do you prefer?", options Red/Blue):  |                                                |
+|                       | REQUIRE_EXTERNAL_EXECUTION                        |                                                |
+| `image`               | tool call ScriptedImage {} whose result is text   | text "Here is the image."                      |
+|                       | "A 1x1 PNG:" + a DataBlock image/png (base64)     |                                                |
+| `long` / `long N`     | N text deltas (default 2000) "w0 ", "w1 ", ...,   | -                                              |
+|                       | AGENTSCOPE_SERVICE_DELAY_MS apart (default 2)     |                                                |
+| `fail`                | text deltas "This ", "will ", "fail", then the    | -                                              |
+|                       | stream raises RuntimeError("scripted model        |                                                |
+|                       | failure"): REPLY_END finished_reason "error"      |                                                |
+| `slow`                | 20 text deltas "s0 ", ..., "s19 ",                | -                                              |
+|                       | AGENTSCOPE_SERVICE_SLOW_MS apart (default 200)    |                                                |
+| anything else         | "You said: <text>" in 4 deltas                    | -                                              |
+
+The keyword is the first whitespace-separated word, case-insensitive
+("Tool please" and "tool" both match `tool`; "tools" does not).
+
+The session auto-naming call (a forced ``generate_structured_output`` tool
+call) is answered with the title ``Chat: <first 40 chars of the text>``.
+Texts are deterministic; ids are random.
+"""
+# pylint: disable=wrong-import-position
+import os
+import sys
+
+# Keep stdout for the one JSON line: everything that writes to fd 1
+# (print, uvicorn, agentscope) goes to stderr from here on.
+_JSON_OUT = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import shutil
+import signal
+import socket
+import tempfile
+import time
+from typing import Any, AsyncIterator, Literal, Type
+
+from pydantic import Field, SecretStr
+
+DELAY_MS = float(os.environ.get("AGENTSCOPE_SERVICE_DELAY_MS", "2"))
+SLOW_MS = float(os.environ.get("AGENTSCOPE_SERVICE_SLOW_MS", "200"))
+DEBUG = os.environ.get("AGENTSCOPE_SERVICE_DEBUG", "") not in ("", "0")
+USER_ID = "test-user"
+DOWNLOAD_SECRET = "agentscope-service-download-secret"
+MODEL_NAME = "scripted"
+
+# A 1x1 transparent PNG.
+TINY_PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA"
+    "60e6kgAAAABJRU5ErkJggg=="
+)
+
+log = logging.getLogger("agentscope-service")
+
+
+# ----------------------------------------------------------------------
+# The scripted model: real OpenAIChatModel, fake network client
+# ----------------------------------------------------------------------
+
+
+def _text_of(content: Any, keep_reminders: bool = False) -> str:
+    """Text of an OpenAI message content, without system reminders."""
+    if isinstance(content, str):
+        parts = [content]
+    elif isinstance(content, list):
+        parts = [
+            p.get("text", "")
+            for p in content
+            if isinstance(p, dict) and p.get("type") == "text"
+        ]
+    else:
+        parts = []
+    kept = [
+        p
+        for p in parts
+        if keep_reminders
+        or not p.lstrip().startswith(("<system-reminder>", "<system-notification>"))
+    ]
+    return "\n".join(kept).strip()
+
+
+def _chunk(cid: str, delta: dict | None = None, finish: str | None = None,
+           usage: dict | None = None) -> Any:
+    """A real openai ChatCompletionChunk, built as if parsed off the wire."""
+    from openai.types.chat import ChatCompletionChunk
+
+    data: dict[str, Any] = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": MODEL_NAME,
+        "choices": [],
+    }
+    if delta is not None or finish is not None:
+        data["choices"] = [
+            {"index": 0, "delta": delta or {}, "finish_reason": finish},
+        ]
+    if usage is not None:
+        data["usage"] = usage
+    return ChatCompletionChunk.model_validate(data)
+
+
+class _Script:
+    """One model turn: a list of steps (chunk dicts, sleeps, a raise)."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, Any]] = []
+
+    def text(self, *deltas: str, delay_ms: float = 0) -> "_Script":
+        for d in deltas:
+            if delay_ms:
+                self.steps.append(("sleep", delay_ms / 1000))
+            self.steps.append(("delta", {"content": d}))
+        return self
+
+    def thinking(self, *deltas: str) -> "_Script":
+        for d in deltas:
+            self.steps.append(("delta", {"reasoning_content": d}))
+        return self
+
+    def tool_calls(self, *calls: tuple[str, dict]) -> "_Script":
+        for index, (name, args) in enumerate(calls):
+            raw = json.dumps(args)
+            half = len(raw) // 2
+            call_id = f"call_{os.urandom(8).hex()}"
+            self.steps.append(("delta", {"tool_calls": [{
+                "index": index, "id": call_id, "type": "function",
+                "function": {"name": name, "arguments": raw[:half]},
+            }]}))
+            self.steps.append(("delta", {"tool_calls": [{
+                "index": index, "function": {"arguments": raw[half:]},
+            }]}))
+        return self
+
+    def fail(self, message: str) -> "_Script":
+        self.steps.append(("raise", message))
+        return self
+
+
+class _FakeStream:
+    """Stands in for ``openai.AsyncStream[ChatCompletionChunk]``."""
+
+    def __init__(self, script: _Script) -> None:
+        self._script = script
+
+    async def __aenter__(self) -> "_FakeStream":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        cid = f"chatcmpl-{os.urandom(8).hex()}"
+        finish = "stop"
+        n_out = 0
+        for kind, value in self._script.steps:
+            if kind == "sleep":
+                await asyncio.sleep(value)
+            elif kind == "raise":
+                raise RuntimeError(value)
+            else:
+                if "tool_calls" in value:
+                    finish = "tool_calls"
+                n_out += 1
+                yield _chunk(cid, value)
+        yield _chunk(cid, {}, finish)
+        yield _chunk(cid, usage={
+            "prompt_tokens": 10,
+            "completion_tokens": n_out,
+            "total_tokens": 10 + n_out,
+        })
+
+
+def _split(text: str, n: int) -> list[str]:
+    """Split ``text`` into ``n`` (roughly equal) non-empty pieces."""
+    n = max(1, min(n, len(text)))
+    size = -(-len(text) // n)
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+def _policy(kwargs: dict) -> _Script:
+    """Choose the model turn for one ``chat.completions.create`` call."""
+    messages: list[dict] = kwargs.get("messages", [])
+    tools = {
+        t.get("function", {}).get("name")
+        for t in kwargs.get("tools") or []
+    }
+    last_user = -1
+    for i, m in enumerate(messages):
+        if (
+            m.get("role") == "user"
+            # The formatter's own user turns (e.g. the images of a tool
+            # result) are named "system-reminder".
+            and m.get("name") != "system-reminder"
+            and _text_of(m.get("content"))
+        ):
+            last_user = i
+    text = _text_of(messages[last_user].get("content")) if last_user >= 0 else ""
+    after = messages[last_user + 1:] if last_user >= 0 else []
+    results = [
+        _text_of(m.get("content"), keep_reminders=True)
+        for m in after
+        if m.get("role") == "tool"
+    ]
+    words = text.split()
+    key = words[0].lower() if words else ""
+    s = _Script()
+
+    # Session auto-naming (forced structured output).
+    if "generate_structured_output" in tools:
+        opening = text.split("\n\n", 1)[-1].strip()
+        return s.tool_calls(
+            ("generate_structured_output", {"title": f"Chat: {opening[:40]}"}),
+        )
+
+    if key == "think":
+        return s.thinking("Let me ", "think about ", "this.").text(
+            "I thought ", "about it.",
+        )
+    if key == "tool":
+        if not results:
+            return s.text("Running a tool.").tool_calls(
+                ("Bash", {"command": "echo tool-ok",
+                          "description": "Print tool-ok"}),
+            )
+        out = "tool-ok" if "tool-ok" in results[-1] else "something else"
+        return s.text("Tool said: ", f"{out}.")
+    if key == "parallel":
+        if not results:
+            return s.tool_calls(
+                ("Bash", {"command": "echo one", "description": "Print one"}),
+                ("Bash", {"command": "echo two", "description": "Print two"}),
+            )
+        return s.text("Both tools ", "ran: one, two.")
+    if key == "confirm":
+        if not results:
+            return s.text("I need to create a file.").tool_calls(
+                ("Bash", {"command": "touch confirm.txt",
+                          "description": "Create confirm.txt"}),
+            )
+        out = results[-1].lower()
+        verdict = "denied" if ("denied" in out or "reject" in out) else "approved"
+        return s.text("The Bash call ", f"was {verdict}.")
+    if key == "ask":
+        if not results:
+            return s.tool_calls(("AskUser", {"questions": [{
+                "question": "Which color do you prefer?",
+                "header": "Color",
+                "options": [
+                    {"label": "Red", "description": "The color red"},
+                    {"label": "Blue", "description": "The color blue"},
+                ],
+            }]}))
+        return s.text("You answered: ", results[-1])
+    if key == "image":
+        if not results:
+            return s.tool_calls(("ScriptedImage", {}))
+        return s.text("Here is ", "the image.")
+    if key == "long":
+        n = int(words[1]) if len(words) > 1 and words[1].isdigit() else 2000
+        return s.text(*[f"w{i} " for i in range(n)], delay_ms=DELAY_MS)
+    if key == "fail":
+        return s.text("This ", "will ", "fail").fail("scripted model failure")
+    if key == "slow":
+        return s.text(*[f"s{i} " for i in range(20)], delay_ms=SLOW_MS)
+    return s.text(*_split(f"You said: {text}", 4))
+
+
+class _FakeCompletions:
+    async def create(self, **kwargs: Any) -> Any:
+        if DEBUG:
+            log.warning(
+                "model request: %s",
+                json.dumps(kwargs.get("messages"), ensure_ascii=False)[-3000:],
+            )
+        if not kwargs.get("stream"):
+            raise RuntimeError("the scripted model only streams")
+        return _FakeStream(_policy(kwargs))
+
+
+class _FakeChat:
+    completions = _FakeCompletions()
+
+
+class _FakeClient:
+    """Replaces ``openai.AsyncClient``: no network, no key."""
+
+    chat = _FakeChat()
+
+
+def _scripted_model_class() -> type:
+    from agentscope.model import OpenAIChatModel
+
+    class ScriptedOpenAIChatModel(OpenAIChatModel):
+        """The real OpenAIChatModel with its network client replaced."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("max_retries", 0)
+            super().__init__(*args, **kwargs)
+            self.client = _FakeClient()  # type: ignore[assignment]
+
+    return ScriptedOpenAIChatModel
+
+
+_MODEL_CLS: type | None = None
+
+
+def _get_model_cls() -> type:
+    global _MODEL_CLS  # pylint: disable=global-statement
+    if _MODEL_CLS is None:
+        _MODEL_CLS = _scripted_model_class()
+    return _MODEL_CLS
+
+
+def make_credential_class() -> type:
+    from agentscope.credential import CredentialBase
+
+    class ScriptedCredential(CredentialBase):
+        """Credential of the offline scripted model (no key needed)."""
+
+        type: Literal["scripted_credential"] = "scripted_credential"
+        api_key: SecretStr = Field(default=SecretStr("scripted-no-key"))
+        organization: str | None = None
+        base_url: str | None = None
+
+        @classmethod
+        def get_chat_model_class(cls) -> Type:
+            return _get_model_cls()
+
+    return ScriptedCredential
+
+
+# ----------------------------------------------------------------------
+# Extra tools: AskUser (external) and ScriptedImage (image result)
+# ----------------------------------------------------------------------
+
+
+def make_tool_factory() -> Any:
+    from agentscope.message import Base64Source, DataBlock, TextBlock
+    from agentscope.permission import PermissionBehavior, PermissionDecision
+    from agentscope.tool import ToolBase, ToolChunk
+    from agentscope.tool._builtin._ask_user import AskUser
+    from agentscope.message import ToolResultState
+
+    class ScriptedImage(ToolBase):
+        """Returns a tiny PNG image."""
+
+        name = "ScriptedImage"
+        description = "Return a tiny PNG image."
+        input_schema = {"type": "object", "properties": {}}
+        is_read_only = True
+        is_concurrency_safe = True
+
+        async def check_permissions(self, tool_input: dict, context: Any) -> Any:
+            return PermissionDecision(
+                behavior=PermissionBehavior.ALLOW,
+                message="ScriptedImage is always permitted.",
+            )
+
+        async def call(self, **kwargs: Any) -> Any:
+            return ToolChunk(
+                content=[
+                    TextBlock(text="A 1x1 PNG:"),
+                    DataBlock(
+                        source=Base64Source(
+                            data=TINY_PNG_B64, media_type="image/png",
+                        ),
+                        name="pixel.png",
+                    ),
+                ],
+                state=ToolResultState.SUCCESS,
+                is_last=True,
+            )
+
+    async def factory(user_id: str, agent_id: str, session_id: str) -> list:
+        return [AskUser(), ScriptedImage()]
+
+    return factory
+
+
+# ----------------------------------------------------------------------
+# Server
+# ----------------------------------------------------------------------
+
+
+def _log_config(level: str) -> dict:
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"plain": {"format": "%(levelname)s %(name)s: %(message)s"}},
+        "handlers": {"stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "stream": "ext://sys.stderr",
+        }},
+        "loggers": {
+            "uvicorn": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
+            "uvicorn.error": {"level": level.upper()},
+            "uvicorn.access": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
+        },
+    }
+
+
+async def _setup(base: str) -> dict:
+    """Create the credential and the agent over HTTP, as a client would."""
+    import httpx
+
+    headers = {"X-User-ID": USER_ID}
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30,
+                                 trust_env=False) as client:
+        r = await client.post("/credential/", json={"data": {
+            "type": "scripted_credential", "name": "Scripted (offline)",
+        }})
+        r.raise_for_status()
+        credential_id = r.json()["credential_id"]
+        r = await client.post("/agent/", json={
+            "name": "Scripted",
+            "system_prompt": "You're a helpful assistant.",
+        })
+        r.raise_for_status()
+        agent_id = r.json()["agent_id"]
+    return {
+        "urls": [base],
+        "agent_id": agent_id,
+        "user_id": USER_ID,
+        "credential_id": credential_id,
+        # what POST /sessions/ needs for the scripted model (a session's own setting)
+        "chat_model_config": {
+            "type": "scripted_credential", "credential_id": credential_id,
+            "model": "scripted", "parameters": {},
+        },
+    }
+
+
+class _EndStreamsOnShutdown:
+    """ASGI wrapper: on shutdown, end open SSE responses (clean EOF for the
+    client) instead of letting uvicorn wait for them and then cancel them."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.shutdown = asyncio.Event()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].endswith("/stream"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+        finished = False
+
+        async def _send(message: dict) -> None:
+            nonlocal started, finished
+            if message["type"] == "http.response.start":
+                started = True
+            if message["type"] == "http.response.body" and not message.get(
+                "more_body", False,
+            ):
+                finished = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, _send))
+        stop = asyncio.ensure_future(self.shutdown.wait())
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if task.done():
+            task.result()
+            return
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        if started and not finished:
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"",
+                            "more_body": False})
+
+
+async def _main(args: argparse.Namespace, tmp: str) -> int:
+    import uvicorn
+    from agentscope.app import create_app
+    from agentscope.app.message_bus import InMemoryMessageBus
+    from agentscope.app.storage import AsyncSQLAlchemyStorage
+    from agentscope.app.workspace_manager import LocalWorkspaceManager
+
+    os.makedirs(os.path.join(tmp, "ws"), exist_ok=True)
+    app = create_app(
+        storage=AsyncSQLAlchemyStorage(
+            f"sqlite+aiosqlite:///{os.path.join(tmp, 'db.sqlite')}",
+        ),
+        message_bus=InMemoryMessageBus(),
+        workspace_manager=LocalWorkspaceManager(basedir=os.path.join(tmp, "ws")),
+        enable_index_worker=False,
+        enable_channel_worker=False,
+        enable_scheduler=False,
+        extra_credentials=[make_credential_class()],
+        extra_agent_tools=make_tool_factory(),
+        download_secret=DOWNLOAD_SECRET,
+    )
+
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    port = sock.getsockname()[1]
+
+    asgi = _EndStreamsOnShutdown(app)
+
+    class _Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            asgi.shutdown.set()
+            super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self):  # type: ignore[override]
+            # Like uvicorn's, minus re-raising the signal after shutdown,
+            # so the temp folder is removed and the exit code is 0.
+            sigs = (signal.SIGINT, signal.SIGTERM)
+            old = {s: signal.signal(s, self.handle_exit) for s in sigs}
+            try:
+                yield
+            finally:
+                for s, h in old.items():
+                    signal.signal(s, h)
+
+    level = os.environ.get("AGENTSCOPE_SERVICE_LOG", "warning")
+    server = _Server(uvicorn.Config(
+        asgi,
+        log_config=_log_config(level),
+        log_level=level,
+        access_log=level in ("debug", "info"),
+        timeout_graceful_shutdown=2,
+        lifespan="on",
+    ))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            await task
+            return 1
+        await asyncio.sleep(0.02)
+
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    try:
+        info = await _setup(f"http://{host}:{port}")
+    except Exception:  # pylint: disable=broad-except
+        if server.should_exit:  # stopped by a signal while setting up
+            await task
+            return 0
+        log.exception("setup failed")
+        server.should_exit = True
+        await task
+        return 1
+    _JSON_OUT.write(json.dumps(info) + "\n")
+    _JSON_OUT.flush()
+    await task
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=0,
+                        help="port to listen on (0 = a free port)")
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    # Until uvicorn takes the signals over (and after it gives them back),
+    # SIGTERM / SIGINT unwind through the ``finally`` below.
+    def _interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
+    tmp = tempfile.mkdtemp(prefix="agentscope-service-")
+    try:
+        return asyncio.run(_main(args, tmp))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

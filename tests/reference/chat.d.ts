@@ -1,0 +1,266 @@
+import type { AgentEvent } from "./event.js";
+import { MsgError } from "./errors.js";
+import { Msg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
+import { type Diagnostic, type PendingAction } from "./session.js";
+type EventOf<T extends string> = Extract<AgentEvent, {
+    type: T;
+}>;
+/** The `USER_CONFIRM_RESULT` event `confirm` posts. */
+export type UserConfirmResultInput = EventOf<"USER_CONFIRM_RESULT">;
+/** The `EXTERNAL_EXECUTION_RESULT` event `submitExternal` posts. */
+export type ExternalExecutionResultInput = EventOf<"EXTERNAL_EXECUTION_RESULT">;
+/** What `POST /chat/` takes as `input`: user message(s), a human-in-the-loop answer, or null. */
+export type ChatInput = MsgJSON | readonly MsgJSON[] | UserConfirmResultInput | ExternalExecutionResultInput | null;
+/** The service's session status (`GET /sessions/{sid}/status`). */
+export type ServiceStatus = "running" | "idle" | "awaiting_permission" | "awaiting_external_result";
+/** One page of stored history (`GET /sessions/{sid}/messages`). */
+export interface HistoryPage {
+    /** Stored messages, oldest first. */
+    readonly messages: readonly MsgJSON[];
+    /** The replay cursor: the latest event these messages already hold (`after` of the stream), or null. */
+    readonly eventCursor: string | null;
+    /** Whether a run holds the session now. */
+    readonly isRunning: boolean;
+    /** Whether older messages exist (load them with `before`: the oldest id of this page). */
+    readonly hasMore: boolean;
+}
+/**
+ * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
+ * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls. Calls
+ * reject with `MsgError`: `busy` (HTTP 409), `http_error` (another status; `status` set),
+ * `service_unavailable` (the request did not reach the service).
+ */
+export interface ChatTransport {
+    /** Creates a session; resolves its id (`POST /sessions/`). */
+    createSession(options?: {
+        signal?: AbortSignal;
+    }): Promise<string>;
+    /** A page of stored messages, the latest without `before` (`GET /sessions/{sid}/messages`). */
+    history(sessionId: string, options?: {
+        before?: string;
+        signal?: AbortSignal;
+    }): Promise<HistoryPage>;
+    /** Opens the session's event stream (SSE), replaying after `after` (`GET /sessions/{sid}/stream`). */
+    stream(sessionId: string, options: {
+        after: string | null;
+        signal: AbortSignal;
+    }): Promise<Response>;
+    /** Starts a run with `input`; resolves once scheduled (`POST /chat/`). */
+    chat(sessionId: string, input: ChatInput, options?: {
+        signal?: AbortSignal;
+    }): Promise<void>;
+    /** Asks the run to stop (`POST /sessions/{sid}/interrupt`). */
+    interrupt(sessionId: string, options?: {
+        signal?: AbortSignal;
+    }): Promise<void>;
+    /** The session's status (`GET /sessions/{sid}/status`). */
+    status(sessionId: string, options?: {
+        signal?: AbortSignal;
+    }): Promise<ServiceStatus>;
+}
+/** Options of {@link AgentScopeTransport}. */
+export interface AgentScopeTransportOptions {
+    /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept). */
+    baseUrl: string | URL;
+    /** Sent as `X-User-ID` with every request. */
+    userId: string;
+    /** The agent the sessions belong to. */
+    agentId: string;
+    /** The `fetch` to use (default: the global one). */
+    fetch?: typeof fetch;
+    /** More headers for every request (e.g. an `Authorization` a proxy checks). */
+    headers?: Record<string, string>;
+    /**
+     * More fields of the `POST /sessions/` body of a new session, e.g. its
+     * `chat_model_config` (`{type, credential_id, model, parameters}`: the model is a setting
+     * of the session, not of the agent, in agentscope 2.0.11) or `name`.
+     */
+    session?: Record<string, unknown>;
+}
+/**
+ * The AgentScope 2.0 app API (agentscope 2.0.11 `create_app`) over `fetch`: `POST
+ * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
+ * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
+ * `X-User-ID` header and `agent_id`.
+ */
+export declare class AgentScopeTransport implements ChatTransport {
+    #private;
+    /** Throws `MsgError` (`invalid_argument`) for a missing option or a base URL that is not a URL. */
+    constructor(options: AgentScopeTransportOptions);
+    /** The agent the sessions belong to. */
+    get agentId(): string;
+    createSession(options?: {
+        signal?: AbortSignal;
+    }): Promise<string>;
+    history(sessionId: string, options?: {
+        before?: string;
+        signal?: AbortSignal;
+    }): Promise<HistoryPage>;
+    stream(sessionId: string, options: {
+        after: string | null;
+        signal: AbortSignal;
+    }): Promise<Response>;
+    chat(sessionId: string, input: ChatInput, options?: {
+        signal?: AbortSignal;
+    }): Promise<void>;
+    interrupt(sessionId: string, options?: {
+        signal?: AbortSignal;
+    }): Promise<void>;
+    status(sessionId: string, options?: {
+        signal?: AbortSignal;
+    }): Promise<ServiceStatus>;
+}
+/**
+ * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
+ * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
+ * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
+ * `error` (see `error`; a failed run, or a lost service after the reconnect attempts),
+ * `closed`.
+ */
+export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
+/** What a UI renders of a {@link Chat}; frozen, the same object until something changes. */
+export interface ChatSnapshot {
+    /** User and assistant messages in order: stored history, then what this page sent and streamed. */
+    readonly messages: readonly MsgJSON[];
+    /** See {@link ChatStatus}. */
+    readonly status: ChatStatus;
+    /** The last error (a failed request, a failed run, a lost connection), or null. */
+    readonly error: MsgError | null;
+    /** Tool calls waiting for `confirm` or `submitExternal`. */
+    readonly pendingActions: readonly PendingAction[];
+    /** Ids of replies this page joined mid-way (a reconnect past the service's replay log): they show what arrived, until the stored one replaces them. */
+    readonly partial: readonly string[];
+}
+/** Options of {@link Chat.open}. */
+export interface ChatOptions {
+    /** Resume this session (history, then the live stream); without it a new session is created. */
+    sessionId?: string;
+    /** A stream with no byte (not even a heartbeat) for this long is dropped and reconnected; ms, default 45,000. */
+    stallMs?: number;
+    /** Notifications: at most one per macrotask (0, the default) or one per this many ms. */
+    throttleMs?: number;
+    /** Reconnect backoff: first delay, ms (default 250), doubling up to `maxMs` (default 5,000). */
+    retry?: {
+        initialMs?: number;
+        maxMs?: number;
+        attempts?: number;
+    };
+    /** How long a `send` retries the service's 409 right after a reply ended (the run still saves); ms, default 10,000. */
+    busyWaitMs?: number;
+    /** While a reply is in flight and no event came for this long, ask the service whether it still runs; ms, default 5,000. */
+    statusPollMs?: number;
+    /** Speaker name of user turns sent as text (default `"user"`). */
+    userName?: string;
+    /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
+    onError?: (error: unknown) => void;
+    /** Called with each reply once its `REPLY_END` arrived. */
+    onFinish?: (message: MsgJSON) => void;
+}
+/** An answer to an external execution (`submitExternal`): the tool result's output. */
+export interface ExternalResult {
+    /** The id of the tool call answered. */
+    toolCallId: string;
+    /** The result: a string, or text/data blocks. */
+    output: string | ContentBlockInput[];
+    /** The result's state (default `"success"`). */
+    state?: "success" | "error" | "interrupted" | "denied";
+    /**
+     * The result's metadata. AgentScope's `AskUser` requires `{answers: [{question,
+     * selected: [...]}]}` on a success (without it the run ends with an error and the call
+     * stays waiting).
+     */
+    metadata?: Record<string, unknown>;
+}
+/**
+ * A chat with one session of an AgentScope 2.0 service. Open it with {@link Chat.open};
+ * render `getSnapshot()` (for React: `useSyncExternalStore(chat.subscribe,
+ * chat.getSnapshot)`, or `useChat`). Every event of the session's stream goes into one
+ * `Session` with `dedup` (each connect replays the current run), so a reconnect neither
+ * loses nor doubles text, and each reply is exactly the message the service stores.
+ *
+ * Status, errors and reconnects: see {@link ChatStatus} and {@link ChatOptions}. After
+ * `close()` every method but the readers throws `MsgError` (`closed`).
+ */
+export declare class Chat {
+    #private;
+    /** The session's id (given, or created by `open`). */
+    readonly sessionId: string;
+    private constructor();
+    /**
+     * Opens a chat: loads the .wasm if needed (`init()`), creates a session (or takes
+     * `options.sessionId`), loads its latest stored history and opens its event stream.
+     * Resolves once the history is loaded (the stream connects in the background: status
+     * `connecting`, then `ready`). Rejects with `MsgError` (`http_error` with `status` 404
+     * for an unknown session, `service_unavailable`, `invalid_argument`).
+     */
+    static open(transport: ChatTransport, options?: ChatOptions): Promise<Chat>;
+    /** The current snapshot (bound: pass `chat.getSnapshot` as is). */
+    getSnapshot: () => ChatSnapshot;
+    /** `getSnapshot().messages`. */
+    get messages(): readonly MsgJSON[];
+    /** `getSnapshot().status`. */
+    get status(): ChatStatus;
+    /** `getSnapshot().error`. */
+    get error(): MsgError | null;
+    /** `getSnapshot().pendingActions`. */
+    get pendingActions(): readonly PendingAction[];
+    /** Whether older stored messages exist (see {@link Chat.loadOlder}). */
+    get hasMore(): boolean;
+    /** What the stream's `Session` skipped (the last 200): stale replays, events of replies it never saw start. */
+    get diagnostics(): readonly Diagnostic[];
+    /**
+     * Calls `listener` when the snapshot changed: at most once per macrotask (or per
+     * `throttleMs`), never inside a call of the chat. A listener that throws is reported to
+     * `onError` (or the console) and the others still run. Returns the unsubscribe function.
+     */
+    subscribe: (listener: () => void) => (() => void);
+    /**
+     * Loads the page of stored messages before the oldest one shown; resolves whether more
+     * remain. Rejects with the transport's `MsgError`.
+     */
+    loadOlder(): Promise<boolean>;
+    /**
+     * Sends a user turn (text, or a user `Msg` / its JSON) and starts a run: the turn shows
+     * at once (replaced by the stored one once the run ends), status `submitted` until the
+     * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
+     * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
+     * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
+     * taken back).
+     */
+    send(input: string | Msg | MsgJSON): Promise<void>;
+    /**
+     * Answers a tool call waiting for a confirmation (`REQUIRE_USER_CONFIRM`): the reply
+     * continues (the call runs, or ends `denied`). `rules`: permission rules to remember
+     * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
+     * when that call is not waiting (answering twice would park the service), or the
+     * transport's `MsgError`.
+     */
+    confirm(toolCallId: string, confirmed: boolean, options?: {
+        rules?: unknown[] | null;
+    }): Promise<void>;
+    /**
+     * Answers tool calls waiting for an external executor (`REQUIRE_EXTERNAL_EXECUTION`,
+     * e.g. an AskUser tool) with their results; the reply continues. Rejects with
+     * `invalid_argument` for a call that is not waiting, or the transport's `MsgError`.
+     */
+    submitExternal(results: ExternalResult | readonly ExternalResult[]): Promise<void>;
+    /**
+     * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
+     * `"interrupted"` and keeps what it had; a reply waiting for an answer ends so too (its
+     * waiting calls get an `interrupted` result). Does nothing when no reply is in flight (the
+     * service answers an idle interrupt with a stray `REPLY_START`). Rejects with the
+     * transport's `MsgError`.
+     */
+    stop(): Promise<void>;
+    /** After status `error` from a lost service: tries the stream again (resets the attempts). */
+    reconnect(): void;
+    /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
+    close(): void;
+    /** `using chat = await Chat.open(...)` closes it at the end of the scope. */
+    [Symbol.dispose](): void;
+}
+/** The tool result of a call in a message list (a `tool_result` block with the call's id), or undefined. */
+export declare function toolResultOf(messages: readonly MsgJSON[], call: ToolCallBlock): Extract<ContentBlock, {
+    type: "tool_result";
+}> | undefined;
+export type { PendingAction } from "./session.js";

@@ -1,0 +1,157 @@
+// The live AgentScope 2.0.11 service of the chat tests: `scripts/agentscope-service`
+// (the real `create_app`, SQLite, in-memory bus, a scripted model), started once per
+// test file, and a loopback proxy in front of it that can cut or stall a connection.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { root, type Json } from "./helpers.ts";
+
+export interface Service {
+  /** The service's base URL. */
+  url: string;
+  agentId: string;
+  userId: string;
+  /** Stops the service (SIGTERM) and waits for its exit. */
+  stop: () => Promise<number | null>;
+  /** What it printed on stderr (for failures). */
+  log: () => string;
+}
+
+/** Starts `scripts/agentscope-service` and resolves once it printed its JSON line. */
+export function startService(env: Record<string, string> = {}): Promise<Service> {
+  const child: ChildProcess = spawn(join(root, "scripts/agentscope-service"), [], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-20_000);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start in 600 s:\n${stderr}`)), 600_000);
+    void exited.then((code) => reject(new Error(`the service exited (${code}) before it was ready:\n${stderr}`)));
+    const lines = createInterface({ input: child.stdout! });
+    lines.once("line", (line) => {
+      clearTimeout(timer);
+      let info: Json;
+      try {
+        info = JSON.parse(line);
+      } catch {
+        reject(new Error(`the service printed ${line}`));
+        return;
+      }
+      resolve({
+        url: info.urls[0],
+        agentId: info.agent_id,
+        userId: info.user_id,
+        log: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null) child.kill("SIGTERM");
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+/** GET/POST JSON against the service, as the tests' own observer (not through `Chat`). */
+export async function api(service: Service, method: string, path: string, body?: unknown): Promise<Json> {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { "X-User-ID": service.userId, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
+  return text === "" ? null : JSON.parse(text);
+}
+
+/** The stored messages of a session (`GET /sessions/{sid}/messages`). */
+export async function stored(service: Service, sessionId: string): Promise<Json[]> {
+  const page = await api(service, "GET", `/sessions/${sessionId}/messages?agent_id=${service.agentId}&limit=200`);
+  return page.messages;
+}
+
+/**
+ * A proxy in front of the service. `cutAfter(n)`: the next event-stream response is cut
+ * (its socket destroyed) after n bytes; `stallAfter(n)`: the next one stops forwarding
+ * after n bytes but keeps the connection open. Counts requests by method and path.
+ */
+export interface Proxy {
+  url: string;
+  requests: string[];
+  cutAfter: (bytes: number) => void;
+  stallAfter: (bytes: number) => void;
+  close: () => Promise<void>;
+}
+
+export async function startProxy(target: string): Promise<Proxy> {
+  const upstream = new URL(target);
+  const requests: string[] = [];
+  let cut: number | undefined;
+  let stall: number | undefined;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method} ${req.url!.split("?")[0]}`);
+    const isStream = /\/stream(\?|$)/.test(req.url!);
+    const myCut = isStream ? cut : undefined;
+    const myStall = isStream ? stall : undefined;
+    if (isStream) {
+      cut = undefined;
+      stall = undefined;
+    }
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        let sent = 0;
+        up.on("data", (chunk: Buffer) => {
+          if (myStall !== undefined && sent >= myStall) return;
+          let piece = chunk;
+          const limit = myCut ?? myStall;
+          if (limit !== undefined && sent + piece.length > limit) piece = piece.subarray(0, limit - sent);
+          sent += piece.length;
+          if (piece.length > 0) res.write(piece);
+          if (myCut !== undefined && sent >= myCut) {
+            up.destroy();
+            res.socket?.destroy();
+          }
+        });
+        up.on("end", () => res.end());
+        up.on("error", () => res.socket?.destroy());
+      },
+    );
+    out.on("error", () => res.socket?.destroy());
+    req.pipe(out);
+    res.on("close", () => out.destroy());
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    cutAfter: (n) => void (cut = n),
+    stallAfter: (n) => void (stall = n),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Waits until `ok()` is true (polled every 20 ms), or fails after `ms` with `what`. */
+export async function until(ok: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const t0 = Date.now();
+  while (!ok()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,986 @@
+// `agentscope-message/chat`: a chat controller for the AgentScope 2.0 app API (the
+// service of `agentscope.app.create_app`): history, one long-lived event stream per
+// session into a deduplicating `Session`, send / stop / confirm / external results,
+// status, reconnects. Framework-agnostic; `useChat` (agentscope-message/react) wraps it.
+// Loads the .wasm itself (`init()` in `Chat.open`), so importing it never blocks a page.
+import type { AgentEvent } from "./event.js";
+import { MsgError, toJSONText } from "./errors.js";
+import { init } from "./load.js";
+import { AssistantMsg, Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
+import { Session, pendingActions as findPending, type Diagnostic, type PendingAction } from "./session.js";
+
+type EventOf<T extends string> = Extract<AgentEvent, { type: T }>;
+/** The `USER_CONFIRM_RESULT` event `confirm` posts. */
+export type UserConfirmResultInput = EventOf<"USER_CONFIRM_RESULT">;
+/** The `EXTERNAL_EXECUTION_RESULT` event `submitExternal` posts. */
+export type ExternalExecutionResultInput = EventOf<"EXTERNAL_EXECUTION_RESULT">;
+/** What `POST /chat/` takes as `input`: user message(s), a human-in-the-loop answer, or null. */
+export type ChatInput = MsgJSON | readonly MsgJSON[] | UserConfirmResultInput | ExternalExecutionResultInput | null;
+
+/** The service's session status (`GET /sessions/{sid}/status`). */
+export type ServiceStatus = "running" | "idle" | "awaiting_permission" | "awaiting_external_result";
+
+/** One page of stored history (`GET /sessions/{sid}/messages`). */
+export interface HistoryPage {
+  /** Stored messages, oldest first. */
+  readonly messages: readonly MsgJSON[];
+  /** The replay cursor: the latest event these messages already hold (`after` of the stream), or null. */
+  readonly eventCursor: string | null;
+  /** Whether a run holds the session now. */
+  readonly isRunning: boolean;
+  /** Whether older messages exist (load them with `before`: the oldest id of this page). */
+  readonly hasMore: boolean;
+}
+
+/**
+ * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
+ * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls. Calls
+ * reject with `MsgError`: `busy` (HTTP 409), `http_error` (another status; `status` set),
+ * `service_unavailable` (the request did not reach the service).
+ */
+export interface ChatTransport {
+  /** Creates a session; resolves its id (`POST /sessions/`). */
+  createSession(options?: { signal?: AbortSignal }): Promise<string>;
+  /** A page of stored messages, the latest without `before` (`GET /sessions/{sid}/messages`). */
+  history(sessionId: string, options?: { before?: string; signal?: AbortSignal }): Promise<HistoryPage>;
+  /** Opens the session's event stream (SSE), replaying after `after` (`GET /sessions/{sid}/stream`). */
+  stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response>;
+  /** Starts a run with `input`; resolves once scheduled (`POST /chat/`). */
+  chat(sessionId: string, input: ChatInput, options?: { signal?: AbortSignal }): Promise<void>;
+  /** Asks the run to stop (`POST /sessions/{sid}/interrupt`). */
+  interrupt(sessionId: string, options?: { signal?: AbortSignal }): Promise<void>;
+  /** The session's status (`GET /sessions/{sid}/status`). */
+  status(sessionId: string, options?: { signal?: AbortSignal }): Promise<ServiceStatus>;
+}
+
+/** Options of {@link AgentScopeTransport}. */
+export interface AgentScopeTransportOptions {
+  /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept). */
+  baseUrl: string | URL;
+  /** Sent as `X-User-ID` with every request. */
+  userId: string;
+  /** The agent the sessions belong to. */
+  agentId: string;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** More headers for every request (e.g. an `Authorization` a proxy checks). */
+  headers?: Record<string, string>;
+  /**
+   * More fields of the `POST /sessions/` body of a new session, e.g. its
+   * `chat_model_config` (`{type, credential_id, model, parameters}`: the model is a setting
+   * of the session, not of the agent, in agentscope 2.0.11) or `name`.
+   */
+  session?: Record<string, unknown>;
+}
+
+/**
+ * The AgentScope 2.0 app API (agentscope 2.0.11 `create_app`) over `fetch`: `POST
+ * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
+ * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
+ * `X-User-ID` header and `agent_id`.
+ */
+export class AgentScopeTransport implements ChatTransport {
+  readonly #base: string;
+  readonly #userId: string;
+  readonly #agentId: string;
+  readonly #fetch: typeof fetch;
+  readonly #headers: Record<string, string>;
+  readonly #sessionBody: Record<string, unknown>;
+
+  /** Throws `MsgError` (`invalid_argument`) for a missing option or a base URL that is not a URL. */
+  constructor(options: AgentScopeTransportOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw new MsgError("invalid_argument", "AgentScopeTransport takes {baseUrl, userId, agentId}");
+    }
+    const { baseUrl, userId, agentId } = options;
+    for (const [name, value] of [["userId", userId], ["agentId", agentId]] as const) {
+      if (typeof value !== "string" || value === "") throw new MsgError("invalid_argument", `AgentScopeTransport: ${name} must be a non-empty string`);
+    }
+    let base: URL;
+    try {
+      base = new URL(String(baseUrl));
+    } catch {
+      throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(String(baseUrl))} is not a URL`);
+    }
+    this.#base = base.href.replace(/\/+$/, "");
+    this.#userId = userId;
+    this.#agentId = agentId;
+    const f = options.fetch ?? globalThis.fetch;
+    if (typeof f !== "function") throw new MsgError("invalid_argument", "AgentScopeTransport: no fetch (pass options.fetch)");
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#headers = { ...options.headers };
+    if (options.session !== undefined && (typeof options.session !== "object" || options.session === null)) {
+      throw new MsgError("invalid_argument", "AgentScopeTransport: session must be an object (fields of POST /sessions/)");
+    }
+    this.#sessionBody = { ...options.session };
+  }
+
+  /** The agent the sessions belong to. */
+  get agentId(): string {
+    return this.#agentId;
+  }
+
+  async #request(method: string, path: string, query: Record<string, string | null | undefined>, body: unknown, signal?: AbortSignal): Promise<Response> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) params.set(k, v);
+    const url = `${this.#base}${path}${params.size > 0 ? `?${params}` : ""}`;
+    const headers: Record<string, string> = { ...this.#headers, "X-User-ID": this.#userId };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      throw new MsgError("service_unavailable", `${method} ${path}: the service could not be reached (${(e as Error)?.message ?? e})`);
+    }
+    if (response.ok) return response;
+    let detail = "";
+    try {
+      const text = await response.text();
+      try {
+        const parsed = JSON.parse(text) as { detail?: unknown };
+        detail = typeof parsed.detail === "string" ? parsed.detail : JSON.stringify(parsed.detail ?? parsed);
+      } catch {
+        detail = text.slice(0, 300);
+      }
+    } catch {
+      // the body could not be read: the status alone says enough
+    }
+    const what = `${method} ${path}: HTTP ${response.status}${detail ? `: ${detail}` : ""}`;
+    if (response.status === 409) throw new MsgError("busy", what, { status: 409 });
+    throw new MsgError("http_error", what, { status: response.status });
+  }
+
+  async #json<T>(response: Response, what: string): Promise<T> {
+    try {
+      return (await response.json()) as T;
+    } catch (e) {
+      throw new MsgError("http_error", `${what}: the response is not JSON (${(e as Error).message})`, { status: response.status });
+    }
+  }
+
+  async createSession(options: { signal?: AbortSignal } = {}): Promise<string> {
+    const response = await this.#request("POST", "/sessions/", {}, { ...this.#sessionBody, agent_id: this.#agentId }, options.signal);
+    const body = await this.#json<{ session_id?: unknown }>(response, "POST /sessions/");
+    if (typeof body.session_id !== "string") throw new MsgError("http_error", "POST /sessions/: no session_id in the response");
+    return body.session_id;
+  }
+
+  async history(sessionId: string, options: { before?: string; signal?: AbortSignal } = {}): Promise<HistoryPage> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/messages`;
+    const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal);
+    const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown }>(response, `GET ${path}`);
+    if (!Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`);
+    return {
+      messages: body.messages as MsgJSON[],
+      eventCursor: typeof body.event_cursor === "string" ? body.event_cursor : null,
+      isRunning: body.is_running === true,
+      hasMore: body.has_more === true,
+    };
+  }
+
+  stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/stream`;
+    return this.#request("GET", path, { agent_id: this.#agentId, after: options.after }, undefined, options.signal);
+  }
+
+  async chat(sessionId: string, input: ChatInput, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal);
+    await response.body?.cancel();
+  }
+
+  async interrupt(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/interrupt`;
+    const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal);
+    await response.body?.cancel();
+  }
+
+  async status(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/status`;
+    const response = await this.#request("GET", path, { agent_id: this.#agentId }, undefined, options.signal);
+    const body = await this.#json<{ status?: unknown }>(response, `GET ${path}`);
+    return String(body.status) as ServiceStatus;
+  }
+}
+
+/**
+ * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
+ * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
+ * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
+ * `error` (see `error`; a failed run, or a lost service after the reconnect attempts),
+ * `closed`.
+ */
+export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
+
+/** What a UI renders of a {@link Chat}; frozen, the same object until something changes. */
+export interface ChatSnapshot {
+  /** User and assistant messages in order: stored history, then what this page sent and streamed. */
+  readonly messages: readonly MsgJSON[];
+  /** See {@link ChatStatus}. */
+  readonly status: ChatStatus;
+  /** The last error (a failed request, a failed run, a lost connection), or null. */
+  readonly error: MsgError | null;
+  /** Tool calls waiting for `confirm` or `submitExternal`. */
+  readonly pendingActions: readonly PendingAction[];
+  /** Ids of replies this page joined mid-way (a reconnect past the service's replay log): they show what arrived, until the stored one replaces them. */
+  readonly partial: readonly string[];
+}
+
+/** Options of {@link Chat.open}. */
+export interface ChatOptions {
+  /** Resume this session (history, then the live stream); without it a new session is created. */
+  sessionId?: string;
+  /** A stream with no byte (not even a heartbeat) for this long is dropped and reconnected; ms, default 45,000. */
+  stallMs?: number;
+  /** Notifications: at most one per macrotask (0, the default) or one per this many ms. */
+  throttleMs?: number;
+  /** Reconnect backoff: first delay, ms (default 250), doubling up to `maxMs` (default 5,000). */
+  retry?: { initialMs?: number; maxMs?: number; attempts?: number };
+  /** How long a `send` retries the service's 409 right after a reply ended (the run still saves); ms, default 10,000. */
+  busyWaitMs?: number;
+  /** While a reply is in flight and no event came for this long, ask the service whether it still runs; ms, default 5,000. */
+  statusPollMs?: number;
+  /** Speaker name of user turns sent as text (default `"user"`). */
+  userName?: string;
+  /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
+  onError?: (error: unknown) => void;
+  /** Called with each reply once its `REPLY_END` arrived. */
+  onFinish?: (message: MsgJSON) => void;
+}
+
+/** An answer to an external execution (`submitExternal`): the tool result's output. */
+export interface ExternalResult {
+  /** The id of the tool call answered. */
+  toolCallId: string;
+  /** The result: a string, or text/data blocks. */
+  output: string | ContentBlockInput[];
+  /** The result's state (default `"success"`). */
+  state?: "success" | "error" | "interrupted" | "denied";
+  /**
+   * The result's metadata. AgentScope's `AskUser` requires `{answers: [{question,
+   * selected: [...]}]}` on a success (without it the run ends with an error and the call
+   * stays waiting).
+   */
+  metadata?: Record<string, unknown>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+function number(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value >= 0)) throw new MsgError("invalid_argument", `chat option ${name} must be a number ≥ 0`);
+  return value;
+}
+
+type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
+
+/**
+ * A chat with one session of an AgentScope 2.0 service. Open it with {@link Chat.open};
+ * render `getSnapshot()` (for React: `useSyncExternalStore(chat.subscribe,
+ * chat.getSnapshot)`, or `useChat`). Every event of the session's stream goes into one
+ * `Session` with `dedup` (each connect replays the current run), so a reconnect neither
+ * loses nor doubles text, and each reply is exactly the message the service stores.
+ *
+ * Status, errors and reconnects: see {@link ChatStatus} and {@link ChatOptions}. After
+ * `close()` every method but the readers throws `MsgError` (`closed`).
+ */
+export class Chat {
+  /** The session's id (given, or created by `open`). */
+  readonly sessionId: string;
+  readonly #transport: ChatTransport;
+  readonly #options: Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs">> & ChatOptions;
+  readonly #retry: { initialMs: number; maxMs: number; attempts: number };
+  #session: Session;
+  #history: MsgJSON[] = [];
+  #historyIds = new Set<string>();
+  #hasMore = false;
+  #cursor: string | null = null;
+  #tail: TailEntry[] = [];
+  #tailReplies = new Set<string>();
+  #partial = new Set<string>();
+  /** replies the service says are over though no REPLY_END came: the snapshot object then */
+  #settled = new Map<string, MsgJSON>();
+  #finished = new Set<string>();
+  #connected = false;
+  #closed = false;
+  #fatal = false;
+  #error: MsgError | null = null;
+  #submit: { kind: "send" | "answer"; replies: number; replyId?: string; seen?: MsgJSON } | null = null;
+  #runError = false;
+  #diagnostics: Diagnostic[] = [];
+  #connection: AbortController | undefined;
+  #lifetime = new AbortController();
+  #lastEvent = Date.now();
+  #watch: ReturnType<typeof setInterval> | undefined;
+  #refreshing: Promise<void> | undefined;
+  #listeners = new Set<() => void>();
+  #snapshot: ChatSnapshot | undefined;
+  #dirty = true;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastNotify = 0;
+  #agentName = "assistant";
+
+  private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
+    this.#transport = transport;
+    this.sessionId = sessionId;
+    this.#options = {
+      ...options,
+      stallMs: number(options.stallMs, "stallMs", 45_000),
+      throttleMs: number(options.throttleMs, "throttleMs", 0),
+      busyWaitMs: number(options.busyWaitMs, "busyWaitMs", 10_000),
+      statusPollMs: number(options.statusPollMs, "statusPollMs", 5_000),
+    };
+    this.#retry = {
+      initialMs: number(options.retry?.initialMs, "retry.initialMs", 250),
+      maxMs: number(options.retry?.maxMs, "retry.maxMs", 5_000),
+      attempts: number(options.retry?.attempts, "retry.attempts", 8),
+    };
+    this.#session = new Session({ dedup: true });
+  }
+
+  /**
+   * Opens a chat: loads the .wasm if needed (`init()`), creates a session (or takes
+   * `options.sessionId`), loads its latest stored history and opens its event stream.
+   * Resolves once the history is loaded (the stream connects in the background: status
+   * `connecting`, then `ready`). Rejects with `MsgError` (`http_error` with `status` 404
+   * for an unknown session, `service_unavailable`, `invalid_argument`).
+   */
+  static async open(transport: ChatTransport, options: ChatOptions = {}): Promise<Chat> {
+    if (typeof transport !== "object" || transport === null || typeof transport.stream !== "function") {
+      throw new MsgError("invalid_argument", "Chat.open takes a ChatTransport (e.g. new AgentScopeTransport({...}))");
+    }
+    if (typeof options !== "object" || options === null) throw new MsgError("invalid_argument", "chat options must be an object");
+    if (options.sessionId !== undefined && (typeof options.sessionId !== "string" || options.sessionId === "")) {
+      throw new MsgError("invalid_argument", "chat option sessionId must be a non-empty string");
+    }
+    await init();
+    const sessionId = options.sessionId ?? (await transport.createSession());
+    const chat = new Chat(transport, sessionId, options);
+    try {
+      chat.#merge(await transport.history(sessionId));
+    } catch (e) {
+      chat.#session.free();
+      throw e;
+    }
+    void chat.#run();
+    chat.#watch = setInterval(() => void chat.#checkRun(), Math.max(50, Math.min(chat.#options.statusPollMs, 1000)));
+    return chat;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** The current snapshot (bound: pass `chat.getSnapshot` as is). */
+  getSnapshot = (): ChatSnapshot => {
+    if (this.#snapshot !== undefined && !this.#dirty) return this.#snapshot;
+    this.#dirty = false;
+    const live = this.#closed && this.#snapshot !== undefined ? undefined : this.#session.getSnapshot().messages;
+    if (live === undefined) return this.#snapshot!;
+    const byId = new Map(live.map((m) => [m.id, m]));
+    const messages: MsgJSON[] = [];
+    for (const m of this.#history) messages.push(byId.get(m.id) ?? m);
+    for (const t of this.#tail) {
+      if (t.kind === "user") {
+        if (!this.#historyIds.has(t.msg.id)) messages.push(t.msg);
+      } else if (!this.#historyIds.has(t.id)) {
+        const m = byId.get(t.id);
+        if (m !== undefined) messages.push(m);
+      }
+    }
+    const prev = this.#snapshot;
+    const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
+    const pending = findPending(messages);
+    const status = this.#status(messages, pending);
+    const error = this.#error;
+    const partial = [...this.#partial];
+    if (prev !== undefined && same && prev.status === status && prev.error === error && prev.partial.join("\n") === partial.join("\n")) {
+      return prev;
+    }
+    this.#snapshot = Object.freeze({
+      messages: same ? prev.messages : Object.freeze(messages),
+      status,
+      error,
+      pendingActions: Object.freeze(pending),
+      partial: Object.freeze(partial),
+    });
+    return this.#snapshot;
+  };
+
+  /** `getSnapshot().messages`. */
+  get messages(): readonly MsgJSON[] {
+    return this.getSnapshot().messages;
+  }
+
+  /** `getSnapshot().status`. */
+  get status(): ChatStatus {
+    return this.getSnapshot().status;
+  }
+
+  /** `getSnapshot().error`. */
+  get error(): MsgError | null {
+    return this.getSnapshot().error;
+  }
+
+  /** `getSnapshot().pendingActions`. */
+  get pendingActions(): readonly PendingAction[] {
+    return this.getSnapshot().pendingActions;
+  }
+
+  /** Whether older stored messages exist (see {@link Chat.loadOlder}). */
+  get hasMore(): boolean {
+    return this.#hasMore;
+  }
+
+  /** What the stream's `Session` skipped (the last 200): stale replays, events of replies it never saw start. */
+  get diagnostics(): readonly Diagnostic[] {
+    return this.#diagnostics;
+  }
+
+  /**
+   * Calls `listener` when the snapshot changed: at most once per macrotask (or per
+   * `throttleMs`), never inside a call of the chat. A listener that throws is reported to
+   * `onError` (or the console) and the others still run. Returns the unsubscribe function.
+   */
+  subscribe = (listener: () => void): (() => void) => {
+    if (typeof listener !== "function") throw new MsgError("invalid_argument", "a listener must be a function");
+    if (this.#closed) return () => {};
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  };
+
+  #status(messages: readonly MsgJSON[], pending: readonly PendingAction[]): ChatStatus {
+    if (this.#closed) return "closed";
+    if (this.#fatal) return "error";
+    if (!this.#connected) return "connecting";
+    if (this.#submit !== null) return "submitted";
+    if (this.#inFlight(messages)) return "streaming";
+    if (pending.length > 0) return "awaiting_input";
+    if (this.#runError) return "error";
+    return "ready";
+  }
+
+  /** A reply started and not ended, that the service has not been found idle on since. */
+  #inFlight(messages: readonly MsgJSON[]): boolean {
+    for (const m of messages) {
+      if (m.role !== "assistant" || !this.#tailReplies.has(m.id) && !this.#live(m.id)) continue;
+      if (this.#session.isEnded(m.id)) continue;
+      const settled = this.#settled.get(m.id);
+      if (settled !== undefined && settled === m) continue;
+      if (findPending(m).length > 0) continue;
+      return true;
+    }
+    return false;
+  }
+
+  #live(id: string): boolean {
+    return this.#session.get(id) !== undefined;
+  }
+
+  #changed(): void {
+    this.#dirty = true;
+    if (this.#closed || this.#timer !== undefined || this.#listeners.size === 0) return;
+    const wait = Math.max(0, this.#lastNotify + this.#options.throttleMs - Date.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#lastNotify = Date.now();
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch (e) {
+          this.#report(e);
+        }
+      }
+    }, wait);
+  }
+
+  #report(error: unknown): void {
+    try {
+      if (this.#options.onError) this.#options.onError(error);
+      else console.error("agentscope-message/chat:", error);
+    } catch {
+      // an onError that throws has nowhere else to go
+    }
+  }
+
+  #fail(error: MsgError, fatal = false): void {
+    this.#error = error;
+    if (fatal) this.#fatal = true;
+    this.#changed();
+  }
+
+  // ---------------------------------------------------------------- history
+
+  /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
+  #merge(page: HistoryPage): void {
+    const index = new Map(this.#history.map((m, i) => [m.id, i]));
+    for (const m of page.messages) {
+      if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
+      const i = index.get(m.id);
+      if (i === undefined) {
+        index.set(m.id, this.#history.length);
+        this.#history.push(m);
+      } else {
+        this.#history[i] = m;
+      }
+      this.#historyIds.add(m.id);
+      if (m.role === "assistant" && typeof m.name === "string") this.#agentName = m.name;
+    }
+    if (this.#history.length === page.messages.length) this.#hasMore = page.hasMore;
+    this.#cursor = page.eventCursor ?? this.#cursor;
+    for (const m of page.messages) {
+      if (m?.role !== "assistant") continue;
+      const ours = this.#session.get(m.id);
+      const parked = findPending(m).length > 0;
+      if (ours === undefined) {
+        // a reply parked on a human or an external executor: its continuation (a second
+        // REPLY_START with the same id) must find it
+        if (parked) this.#insert(m);
+      } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#session.isEnded(m.id) && !parked)) {
+        // joined mid-way, or its end was missed (the run is over): the stored one is whole
+        this.#insert(m);
+        this.#partial.delete(m.id);
+      }
+    }
+    this.#tail = this.#tail.filter((t) => (t.kind === "user" ? !this.#historyIds.has(t.msg.id) : !this.#historyIds.has(t.id)));
+    this.#changed();
+  }
+
+  #insert(m: MsgJSON): void {
+    try {
+      this.#session.insert(m);
+      this.#settled.delete(m.id);
+    } catch (e) {
+      this.#report(e);
+    }
+  }
+
+  /**
+   * Loads the page of stored messages before the oldest one shown; resolves whether more
+   * remain. Rejects with the transport's `MsgError`.
+   */
+  async loadOlder(): Promise<boolean> {
+    this.#open();
+    if (!this.#hasMore || this.#history.length === 0) return false;
+    const page = await this.#transport.history(this.sessionId, { before: this.#history[0]!.id, signal: this.#lifetime.signal });
+    const known = new Set(this.#history.map((m) => m.id));
+    const older = page.messages.filter((m) => !known.has(m.id));
+    this.#history = [...older, ...this.#history];
+    for (const m of older) this.#historyIds.add(m.id);
+    this.#hasMore = page.hasMore;
+    this.#changed();
+    return this.#hasMore;
+  }
+
+  /** Reloads the latest stored page (after a run ended, or on a reconnect); one at a time. */
+  #refresh(untilIdle: boolean): Promise<void> {
+    this.#refreshing ??= (async () => {
+      try {
+        let wait = 100;
+        for (let i = 0; ; i++) {
+          const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+          if (!untilIdle || !page.isRunning || i >= 40) {
+            this.#merge(page);
+            return;
+          }
+          await sleep(wait, this.#lifetime.signal);
+          wait = Math.min(wait * 1.5, 1000);
+          if (this.#closed) return;
+        }
+      } catch (e) {
+        if (!this.#closed) this.#report(e);
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  // ---------------------------------------------------------------- the stream
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    let first = true;
+    while (!this.#closed && !this.#fatal) {
+      const controller = new AbortController();
+      this.#connection = controller;
+      const stop = () => controller.abort(new MsgError("closed", "the chat was closed"));
+      this.#lifetime.signal.addEventListener("abort", stop, { once: true });
+      let gotBytes = false;
+      try {
+        if (!first) await this.#refresh(false);
+        first = false;
+        const response = await this.#transport.stream(this.sessionId, { after: this.#cursor, signal: controller.signal });
+        if (response.body === null) throw new MsgError("service_unavailable", "the event stream has no body");
+        this.#connected = true;
+        this.#error = this.#fatal ? this.#error : null;
+        this.#changed();
+        this.#session.restartStream();
+        const reader = response.body.getReader();
+        let stall: ReturnType<typeof setTimeout> | undefined;
+        const arm = () => {
+          clearTimeout(stall);
+          stall = setTimeout(() => {
+            controller.abort(new MsgError("service_unavailable", `the event stream stalled: no byte for ${this.#options.stallMs} ms`));
+            void reader.cancel().catch(() => {});
+          }, this.#options.stallMs);
+        };
+        arm();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            arm();
+            if (!gotBytes) {
+              gotBytes = true;
+              failures = 0;
+            }
+            this.#feed(value);
+          }
+        } finally {
+          clearTimeout(stall);
+          reader.releaseLock();
+        }
+        throw new MsgError("service_unavailable", "the event stream ended");
+      } catch (e) {
+        if (this.#closed) return;
+        const error = controller.signal.aborted && controller.signal.reason instanceof MsgError ? controller.signal.reason : e;
+        const msgError = error instanceof MsgError ? error : new MsgError("service_unavailable", `the event stream broke: ${(error as Error)?.message ?? error}`);
+        // a session that does not exist (or is not the user's) will not come back
+        if (msgError.code === "http_error" && msgError.status !== undefined && msgError.status >= 400 && msgError.status < 500 && msgError.status !== 408 && msgError.status !== 429) {
+          this.#connected = false;
+          this.#fail(msgError, true);
+          return;
+        }
+        failures += 1;
+        this.#connected = false;
+        this.#report(msgError);
+        if (failures > this.#retry.attempts) {
+          this.#fail(new MsgError("service_unavailable", `lost the service: ${msgError.message} (${failures} attempts; call reconnect())`), true);
+          return;
+        }
+        this.#error = msgError;
+        this.#changed();
+        const delay = Math.min(this.#retry.maxMs, this.#retry.initialMs * 2 ** (failures - 1));
+        await sleep(delay * (0.8 + Math.random() * 0.4), this.#lifetime.signal);
+      } finally {
+        this.#lifetime.signal.removeEventListener("abort", stop);
+      }
+    }
+  }
+
+  /**
+   * Feeds one chunk frame by frame (at each blank line), so that a reply this page
+   * joined mid-way (no `REPLY_START`: the replay log holds the last 1,000 events) is
+   * opened before its next event.
+   */
+  #feed(chunk: Uint8Array): void {
+    this.#lastEvent = Date.now();
+    let start = 0;
+    for (let i = 1; i < chunk.length; i++) {
+      if (chunk[i] === 10 && chunk[i - 1] === 10) {
+        this.#feedPiece(chunk.subarray(start, i + 1));
+        start = i + 1;
+      }
+    }
+    if (start < chunk.length) this.#feedPiece(chunk.subarray(start));
+    this.#afterEvents();
+  }
+
+  #feedPiece(piece: Uint8Array): void {
+    let step = () => this.#session.feed(piece);
+    for (let guard = 0; guard < 1_000_000; guard++) {
+      try {
+        step();
+        break;
+      } catch (e) {
+        this.#report(e);
+        if (!(e instanceof MsgError) || e.index === undefined) break;
+        step = () => this.#session.feed(new Uint8Array());
+      }
+    }
+    const diagnostics = this.#session.takeDiagnostics();
+    if (diagnostics.length === 0) return;
+    for (const d of diagnostics) {
+      if (d.code !== "unknown_reply" || d.reply_id === null) continue;
+      const id = d.reply_id;
+      if (this.#historyIds.has(id) || this.#live(id)) continue; // a stale replay of a stored reply
+      if (d.event_type === "REPLY_END") {
+        void this.#refresh(true);
+        continue;
+      }
+      this.#partial.add(id);
+      const opened = new AssistantMsg({ name: this.#agentName, content: [], id });
+      this.#insert(opened.toJSON());
+      opened.free();
+    }
+    this.#diagnostics = [...this.#diagnostics, ...diagnostics].slice(-200);
+  }
+
+  /** After events: new replies join the tail; an ended run triggers a history reload. */
+  #afterEvents(): void {
+    const live = this.#session.getSnapshot().messages;
+    let ended = false;
+    for (const m of live) {
+      if (!this.#historyIds.has(m.id) && !this.#tailReplies.has(m.id)) {
+        this.#tailReplies.add(m.id);
+        this.#tail.push({ kind: "reply", id: m.id });
+      }
+      const isEnded = this.#session.isEnded(m.id);
+      if (isEnded && !this.#finished.has(m.id)) {
+        this.#finished.add(m.id);
+        ended = true;
+        this.#runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
+        if (this.#runError) {
+          const info = m.error as { message?: string; type?: string } | null;
+          this.#error = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
+        }
+        try {
+          this.#options.onFinish?.(m);
+        } catch (e) {
+          this.#report(e);
+        }
+      } else if (!isEnded && this.#finished.has(m.id)) {
+        this.#finished.delete(m.id); // a continuation
+      }
+    }
+    const submit = this.#submit;
+    if (submit !== null) {
+      if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies)) this.#submit = null;
+      if (submit.kind === "answer" && submit.replyId !== undefined && this.#session.get(submit.replyId) !== submit.seen) this.#submit = null;
+    }
+    if (ended) void this.#refresh(true);
+    this.#changed();
+  }
+
+  #tailRepliesAfter(count: number): boolean {
+    return this.#tailReplies.size > count;
+  }
+
+  /**
+   * While a reply is in flight (or an input was posted) and no event came for
+   * `statusPollMs`, ask the service: a run that is over without a `REPLY_END` (a stale
+   * confirmation, a stray `REPLY_START`, a run whose instance died) is settled, the
+   * stored history reloaded.
+   */
+  async #checkRun(): Promise<void> {
+    if (this.#closed || !this.#connected) return;
+    const snapshot = this.getSnapshot();
+    if (snapshot.status !== "streaming" && snapshot.status !== "submitted") return;
+    if (Date.now() - this.#lastEvent < this.#options.statusPollMs) return;
+    this.#lastEvent = Date.now();
+    let status: ServiceStatus;
+    try {
+      status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
+    } catch (e) {
+      if (!this.#closed) this.#report(e);
+      return;
+    }
+    if (status === "running" || this.#closed) return;
+    await this.#refresh(false);
+    for (const m of this.#session.getSnapshot().messages) {
+      if (!this.#session.isEnded(m.id)) this.#settled.set(m.id, m);
+    }
+    this.#submit = null;
+    this.#changed();
+  }
+
+  // ---------------------------------------------------------------- acting
+
+  #open(): void {
+    if (this.#closed) throw new MsgError("closed", "the chat was closed");
+  }
+
+  /**
+   * Sends a user turn (text, or a user `Msg` / its JSON) and starts a run: the turn shows
+   * at once (replaced by the stored one once the run ends), status `submitted` until the
+   * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
+   * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
+   * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
+   * taken back).
+   */
+  async send(input: string | Msg | MsgJSON): Promise<void> {
+    this.#open();
+    let msg: MsgJSON;
+    if (input instanceof Msg) {
+      msg = input.toJSON();
+    } else {
+      const made = typeof input === "string"
+        ? new UserMsg({ name: this.#options.userName ?? "user", content: input })
+        : Msg.fromJSON(toJSONText(input, "a message"));
+      msg = made.toJSON();
+      made.free();
+    }
+    if (msg.role !== "user") throw new MsgError("invalid_argument", `send takes a user message, got role ${msg.role}`);
+    const status = this.status;
+    if (status === "streaming" || status === "submitted") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
+    if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
+    this.#tail.push({ kind: "user", msg });
+    this.#submit = { kind: "send", replies: this.#tailReplies.size };
+    this.#runError = false;
+    this.#error = this.#fatal ? this.#error : null;
+    this.#changed();
+    try {
+      await this.#post(msg);
+    } catch (e) {
+      this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
+      this.#submit = null;
+      if (e instanceof MsgError) this.#fail(e);
+      throw e;
+    }
+    this.#lastEvent = Date.now();
+  }
+
+  /** POST /chat/, retrying a 409 for `busyWaitMs` (a run that just ended still saves). */
+  async #post(input: ChatInput): Promise<void> {
+    const t0 = Date.now();
+    let wait = 100;
+    for (;;) {
+      try {
+        await this.#transport.chat(this.sessionId, input, { signal: this.#lifetime.signal });
+        return;
+      } catch (e) {
+        if (!(e instanceof MsgError) || e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs || this.#closed) throw e;
+      }
+      await sleep(wait, this.#lifetime.signal);
+      wait = Math.min(wait * 1.5, 1000);
+    }
+  }
+
+  #action(toolCallId: string, kind: "confirm" | "external"): PendingAction {
+    if (typeof toolCallId !== "string") throw new MsgError("invalid_argument", "toolCallId must be a string");
+    const action = this.pendingActions.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
+    if (action === undefined) {
+      const what = kind === "confirm" ? "a confirmation" : "an external result";
+      throw new MsgError("invalid_argument", `no tool call ${JSON.stringify(toolCallId)} is waiting for ${what}`);
+    }
+    return action;
+  }
+
+  /**
+   * Answers a tool call waiting for a confirmation (`REQUIRE_USER_CONFIRM`): the reply
+   * continues (the call runs, or ends `denied`). `rules`: permission rules to remember
+   * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
+   * when that call is not waiting (answering twice would park the service), or the
+   * transport's `MsgError`.
+   */
+  async confirm(toolCallId: string, confirmed: boolean, options: { rules?: unknown[] | null } = {}): Promise<void> {
+    this.#open();
+    if (typeof confirmed !== "boolean") throw new MsgError("invalid_argument", "confirmed must be a boolean");
+    const action = this.#action(toolCallId, "confirm");
+    const result: Record<string, unknown> = { confirmed, tool_call: action.toolCall };
+    if (options.rules !== undefined) result.rules = options.rules;
+    const event = { type: "USER_CONFIRM_RESULT", reply_id: action.replyId, confirm_results: [result] } as unknown as UserConfirmResultInput;
+    await this.#answer(action.replyId, event);
+  }
+
+  /**
+   * Answers tool calls waiting for an external executor (`REQUIRE_EXTERNAL_EXECUTION`,
+   * e.g. an AskUser tool) with their results; the reply continues. Rejects with
+   * `invalid_argument` for a call that is not waiting, or the transport's `MsgError`.
+   */
+  async submitExternal(results: ExternalResult | readonly ExternalResult[]): Promise<void> {
+    this.#open();
+    const list = Array.isArray(results) ? (results as readonly ExternalResult[]) : [results as ExternalResult];
+    if (list.length === 0) throw new MsgError("invalid_argument", "submitExternal takes at least one result");
+    const actions = list.map((r) => {
+      if (typeof r !== "object" || r === null) throw new MsgError("invalid_argument", "a result must be {toolCallId, output}");
+      return this.#action(r.toolCallId, "external");
+    });
+    const replyId = actions[0]!.replyId;
+    if (actions.some((a) => a.replyId !== replyId)) throw new MsgError("invalid_argument", "the results answer calls of different replies");
+    const execution_results = list.map((r, i) => ({
+      type: "tool_result",
+      id: r.toolCallId,
+      name: actions[i]!.toolCall.name,
+      output: r.output,
+      state: r.state ?? "success",
+      ...(r.metadata === undefined ? {} : { metadata: r.metadata }),
+    }));
+    const event = { type: "EXTERNAL_EXECUTION_RESULT", reply_id: replyId, execution_results } as unknown as ExternalExecutionResultInput;
+    await this.#answer(replyId, event);
+  }
+
+  async #answer(replyId: string, event: ChatInput): Promise<void> {
+    this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId) };
+    this.#runError = false;
+    this.#changed();
+    try {
+      await this.#post(event);
+    } catch (e) {
+      this.#submit = null;
+      if (e instanceof MsgError) this.#fail(e);
+      throw e;
+    }
+    this.#lastEvent = Date.now();
+  }
+
+  /**
+   * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
+   * `"interrupted"` and keeps what it had; a reply waiting for an answer ends so too (its
+   * waiting calls get an `interrupted` result). Does nothing when no reply is in flight (the
+   * service answers an idle interrupt with a stray `REPLY_START`). Rejects with the
+   * transport's `MsgError`.
+   */
+  async stop(): Promise<void> {
+    this.#open();
+    const status = this.status;
+    if (status !== "streaming" && status !== "submitted" && status !== "awaiting_input") return;
+    await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+  }
+
+  /** After status `error` from a lost service: tries the stream again (resets the attempts). */
+  reconnect(): void {
+    this.#open();
+    if (!this.#fatal || this.#connected) return;
+    this.#fatal = false;
+    this.#error = null;
+    this.#changed();
+    void this.#run();
+  }
+
+  /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
+  close(): void {
+    if (this.#closed) return;
+    this.getSnapshot();
+    this.#closed = true;
+    this.#dirty = true;
+    this.#lifetime.abort(new MsgError("closed", "the chat was closed"));
+    this.#connection?.abort(new MsgError("closed", "the chat was closed"));
+    clearInterval(this.#watch);
+    clearTimeout(this.#timer);
+    const last = this.#snapshot!;
+    this.#snapshot = Object.freeze({ ...last, status: "closed" as const });
+    this.#dirty = false;
+    this.#session.free();
+    const listeners = [...this.#listeners];
+    this.#listeners.clear();
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (e) {
+        this.#report(e);
+      }
+    }
+  }
+
+  /** `using chat = await Chat.open(...)` closes it at the end of the scope. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/** The tool result of a call in a message list (a `tool_result` block with the call's id), or undefined. */
+export function toolResultOf(messages: readonly MsgJSON[], call: ToolCallBlock): Extract<ContentBlock, { type: "tool_result" }> | undefined {
+  for (const m of messages) {
+    for (const b of m.content) if (b.type === "tool_result" && b.id === call.id) return b;
+  }
+  return undefined;
+}
+
+export type { PendingAction } from "./session.js";
