@@ -6,7 +6,7 @@
 import type { AgentEvent } from "./event.js";
 import { MsgError, toJSONText } from "./errors.js";
 import { init } from "./load.js";
-import { AssistantMsg, Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
+import { Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
 import { Session, pendingActions as findPending, type Diagnostic, type PendingAction } from "./session.js";
 
 type EventOf<T extends string> = Extract<AgentEvent, { type: T }>;
@@ -55,7 +55,7 @@ export interface ChatTransport {
 
 /** Options of {@link AgentScopeTransport}. */
 export interface AgentScopeTransportOptions {
-  /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept). */
+  /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page also a path such as `/api` (read against the page's URL). */
   baseUrl: string | URL;
   /** Sent as `X-User-ID` with every request. */
   userId: string;
@@ -98,7 +98,8 @@ export class AgentScopeTransport implements ChatTransport {
     }
     let base: URL;
     try {
-      base = new URL(String(baseUrl));
+      // a path such as "/api" is read against the page's URL (a same-origin proxy)
+      base = new URL(String(baseUrl), (globalThis as { location?: { href?: string } }).location?.href);
     } catch {
       throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(String(baseUrl))} is not a URL`);
     }
@@ -264,13 +265,36 @@ export interface ExternalResult {
   metadata?: Record<string, unknown>;
 }
 
+/** The events of SSE frames (their `data:` lines as JSON); frames that are not JSON objects are left out. */
+function frameEvents(piece: Uint8Array): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const frame of new TextDecoder().decode(piece).split(/\r\n\r\n|\n\n|\r\r/)) {
+    const data = frame
+      .split(/\r\n|\n|\r/)
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+      .join("\n");
+    if (data === "") continue;
+    try {
+      const event = JSON.parse(data) as unknown;
+      if (typeof event === "object" && event !== null && !Array.isArray(event)) out.push(event as Record<string, unknown>);
+    } catch {
+      // not JSON: the session reported it
+    }
+  }
+  return out;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(t);
+      signal?.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 function number(value: unknown, name: string, fallback: number): number {
@@ -314,6 +338,8 @@ export class Chat {
   #error: MsgError | null = null;
   #submit: { kind: "send" | "answer"; replies: number; replyId?: string; seen?: MsgJSON } | null = null;
   #runError = false;
+  /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
+  #serviceRunning = false;
   #diagnostics: Diagnostic[] = [];
   #connection: AbortController | undefined;
   #lifetime = new AbortController();
@@ -460,6 +486,8 @@ export class Chat {
     if (!this.#connected) return "connecting";
     if (this.#submit !== null) return "submitted";
     if (this.#inFlight(messages)) return "streaming";
+    // a run we joined whose events have not come yet (a reload, another tab's send)
+    if (this.#serviceRunning && pending.length === 0) return "streaming";
     if (pending.length > 0) return "awaiting_input";
     if (this.#runError) return "error";
     return "ready";
@@ -533,6 +561,7 @@ export class Chat {
     }
     if (this.#history.length === page.messages.length) this.#hasMore = page.hasMore;
     this.#cursor = page.eventCursor ?? this.#cursor;
+    this.#serviceRunning = page.isRunning;
     for (const m of page.messages) {
       if (m?.role !== "assistant") continue;
       const ours = this.#session.get(m.id);
@@ -683,7 +712,10 @@ export class Chat {
     this.#lastEvent = Date.now();
     let start = 0;
     for (let i = 1; i < chunk.length; i++) {
-      if (chunk[i] === 10 && chunk[i - 1] === 10) {
+      // a blank line: LF LF, CR LF CR LF, or CR CR (not the CR of a CR LF)
+      const c = chunk[i];
+      const end = c === 10 ? chunk[i - 1] === 10 || (chunk[i - 1] === 13 && chunk[i - 2] === 10) : c === 13 && chunk[i - 1] === 13 && chunk[i + 1] !== 10;
+      if (end) {
         this.#feedPiece(chunk.subarray(start, i + 1));
         start = i + 1;
       }
@@ -704,22 +736,53 @@ export class Chat {
         step = () => this.#session.feed(new Uint8Array());
       }
     }
-    const diagnostics = this.#session.takeDiagnostics();
-    if (diagnostics.length === 0) return;
-    for (const d of diagnostics) {
-      if (d.code !== "unknown_reply" || d.reply_id === null) continue;
-      const id = d.reply_id;
-      if (this.#historyIds.has(id) || this.#live(id)) continue; // a stale replay of a stored reply
-      if (d.event_type === "REPLY_END") {
-        void this.#refresh(true);
-        continue;
+    // a reply joined mid-way: open it (and its text blocks) and apply the event again
+    let diagnostics = this.#session.takeDiagnostics();
+    for (let round = 0; diagnostics.length > 0 && round < 4; round++) {
+      this.#diagnostics = [...this.#diagnostics, ...diagnostics].slice(-200);
+      for (const d of diagnostics) {
+        const id = d.reply_id;
+        if (id === null) continue;
+        if (d.code === "unknown_reply") {
+          if (this.#historyIds.has(id) || this.#live(id)) continue; // a stale replay of a stored reply
+          if (d.event_type === "REPLY_END") {
+            void this.#refresh(true);
+            continue;
+          }
+          this.#partial.add(id);
+          this.#apply({ type: "REPLY_START", session_id: this.sessionId, reply_id: id, name: this.#agentName });
+          this.#reapply(piece, d.event_id, false);
+        } else if (d.code === "unknown_block" && this.#partial.has(id)) {
+          this.#reapply(piece, d.event_id, true);
+        }
       }
-      this.#partial.add(id);
-      const opened = new AssistantMsg({ name: this.#agentName, content: [], id });
-      this.#insert(opened.toJSON());
-      opened.free();
+      diagnostics = this.#session.takeDiagnostics();
     }
-    this.#diagnostics = [...this.#diagnostics, ...diagnostics].slice(-200);
+  }
+
+  /** Applies an event the chat makes itself (the start of a reply or block it joined mid-way). */
+  #apply(event: Record<string, unknown>): void {
+    try {
+      this.#session.apply(JSON.stringify(event));
+    } catch (e) {
+      this.#report(e);
+    }
+  }
+
+  /**
+   * Applies again the event `eventId` of a frame (without its id: dedup saw it), first
+   * opening its text or thinking block when `openBlock` (its start was before the replay).
+   */
+  #reapply(piece: Uint8Array, eventId: string | null, openBlock: boolean): void {
+    const event = frameEvents(piece).find((e) => eventId === null || e.id === eventId);
+    if (event === undefined) return;
+    if (openBlock) {
+      const kind = /^(TEXT|THINKING)_BLOCK_(DELTA|END)$/.exec(String(event.type))?.[1];
+      if (kind === undefined) return; // tool calls and data blocks need what their start said
+      this.#apply({ type: `${kind}_BLOCK_START`, reply_id: event.reply_id, block_id: event.block_id });
+    }
+    const { id: _id, ...again } = event;
+    this.#apply(again);
   }
 
   /** After events: new replies join the tail; an ended run triggers a history reload. */
@@ -735,6 +798,7 @@ export class Chat {
       if (isEnded && !this.#finished.has(m.id)) {
         this.#finished.add(m.id);
         ended = true;
+        this.#serviceRunning = false;
         this.#runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
         if (this.#runError) {
           const info = m.error as { message?: string; type?: string } | null;
@@ -787,6 +851,7 @@ export class Chat {
       if (!this.#session.isEnded(m.id)) this.#settled.set(m.id, m);
     }
     this.#submit = null;
+    this.#serviceRunning = false;
     this.#changed();
   }
 
@@ -869,7 +934,7 @@ export class Chat {
    * when that call is not waiting (answering twice would park the service), or the
    * transport's `MsgError`.
    */
-  async confirm(toolCallId: string, confirmed: boolean, options: { rules?: unknown[] | null } = {}): Promise<void> {
+  async confirm(toolCallId: string, confirmed: boolean, options: { rules?: readonly unknown[] | null } = {}): Promise<void> {
     this.#open();
     if (typeof confirmed !== "boolean") throw new MsgError("invalid_argument", "confirmed must be a boolean");
     const action = this.#action(toolCallId, "confirm");
@@ -909,6 +974,7 @@ export class Chat {
   async #answer(replyId: string, event: ChatInput): Promise<void> {
     this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId) };
     this.#runError = false;
+    this.#error = this.#fatal ? this.#error : null;
     this.#changed();
     try {
       await this.#post(event);

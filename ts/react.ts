@@ -143,7 +143,7 @@ export interface UseChatResult {
   /** `Chat.stop`. */
   stop: () => Promise<void>;
   /** `Chat.confirm`. */
-  confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: unknown[] | null }) => Promise<void>;
+  confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: readonly unknown[] | null }) => Promise<void>;
   /** `Chat.submitExternal`. */
   submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
 }
@@ -240,7 +240,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
   const send = useCallback(async (input: string | Msg | MsgJSON) => (await ready()).send(input), [ready]);
   const stop = useCallback(async () => (await ready()).stop(), [ready]);
   const confirm = useCallback(
-    async (toolCallId: string, confirmed: boolean, o?: { rules?: unknown[] | null }) => (await ready()).confirm(toolCallId, confirmed, o),
+    async (toolCallId: string, confirmed: boolean, o?: { rules?: readonly unknown[] | null }) => (await ready()).confirm(toolCallId, confirmed, o),
     [ready],
   );
   const submitExternal = useCallback(async (results: ExternalResult | readonly ExternalResult[]) => (await ready()).submitExternal(results), [ready]);

@@ -21,8 +21,19 @@
 // proxy retry would (the client's dedup must skip them).
 // The recordings are framed by the package's own framer (`splitEvents`), so pkg/ must be
 // built (`node web-demo/server.mjs` builds it when missing).
-import { createServer } from "node:http";
-import { execFileSync } from "node:child_process";
+//
+// Live mode (`node web-demo/server.mjs --live`, `scripts/demo --live`): the page is a chat
+// with a live AgentScope 2.0 service (`agentscope-message/chat`). The command starts
+// `scripts/agentscope-service` (the offline scripted service), waits for its JSON line and
+// stops it on SIGINT / SIGTERM; `startDemoServer({live: {url, agentId, userId,
+// chatModelConfig}})` takes a service that runs already. The service has no CORS, so the
+// page reaches it through this server: `/api/sessions/…` and `/api/chat/` are forwarded
+// to the service with `/api` stripped (streamed both ways, SSE included); no other path of
+// the service (credentials, agents) is reachable from the page. The page learns the agent,
+// user and model config from a `<meta name="agentscope-live">` in the served HTML.
+import { createServer, request } from "node:http";
+import { execFileSync, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { extname, join, normalize } from "node:path";
@@ -119,6 +130,7 @@ const IMPORT_MAP = JSON.stringify({
     "agentscope-message": "/pkg/index.js",
     "agentscope-message/message": "/pkg/entry-message.js",
     "agentscope-message/session": "/pkg/entry-session.js",
+    "agentscope-message/chat": "/pkg/chat.js",
     jsonrepair: "/vendor/jsonrepair/index.js",
     "#init": "/pkg/init-web.js",
     "#wasm": "/pkg/wasm-web.js",
@@ -127,9 +139,50 @@ const IMPORT_MAP = JSON.stringify({
   },
 });
 
-function page() {
+/** The page; in live mode with what the page needs to reach the service (as a `<meta>`). */
+function page(live) {
   const html = readFileSync(join(root, "web-demo/public/index.html"), "utf8");
-  return html.replace("<!-- IMPORT_MAP -->", `<script type="importmap">${IMPORT_MAP}</script>`);
+  let head = `<script type="importmap">${IMPORT_MAP}</script>`;
+  if (live) {
+    const config = { baseUrl: "/api", agentId: live.agentId, userId: live.userId, chatModelConfig: live.chatModelConfig ?? null };
+    head = `<meta name="agentscope-live" content="${escapeAttribute(JSON.stringify(config))}">\n  ${head}`;
+  }
+  return html.replace("<!-- IMPORT_MAP -->", head);
+}
+
+const escapeAttribute = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// The service paths the live page may reach through `/api` (what `AgentScopeTransport` calls).
+const LIVE_PATHS = /^\/(?:sessions\/|chat\/)/;
+// Request headers not forwarded to the service (hop-by-hop, and the browser's own).
+const DROP = new Set(["host", "connection", "keep-alive", "upgrade", "proxy-connection", "te", "trailer", "cookie", "origin", "referer"]);
+
+/** Forwards `/api/<path>` to the live service as `<path>`, streaming both ways. */
+function proxy(req, res, url, live, headers) {
+  const path = url.pathname.slice("/api".length);
+  if (!LIVE_PATHS.test(path)) {
+    res.writeHead(404, { ...headers, "content-type": "application/json" });
+    return void res.end(JSON.stringify({ detail: `the demo does not forward ${path}` }));
+  }
+  const target = `${live.url.replace(/\/+$/, "")}${path}${url.search}`;
+  const forwarded = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROP.has(k)));
+  const out = request(target, { method: req.method, headers: forwarded }, (up) => {
+    const back = { ...up.headers, ...headers };
+    delete back.connection;
+    delete back["keep-alive"];
+    res.writeHead(up.statusCode ?? 502, back);
+    res.flushHeaders();
+    up.pipe(res);
+    up.on("error", () => res.destroy());
+  });
+  out.on("error", () => {
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(502, { ...headers, "content-type": "application/json" });
+    res.end(JSON.stringify({ detail: "the AgentScope service cannot be reached" }));
+  });
+  // the page went away (a closed tab, an aborted stream): so does the upstream request
+  res.on("close", () => out.destroy());
+  req.pipe(out);
 }
 
 /** The Content-Security-Policy: no inline script but the import map (by hash). */
@@ -167,7 +220,11 @@ export async function startDemoServer({
   speed: defaultSpeed = 1,
   maxSessions = 1000,
   sessionTtlMs = 30 * 60 * 1000,
+  live = null,
 } = {}) {
+  if (live !== null && (typeof live?.url !== "string" || typeof live.agentId !== "string" || typeof live.userId !== "string")) {
+    throw new TypeError("startDemoServer: live must be {url, agentId, userId, chatModelConfig}");
+  }
   // imported here, not at the top: the command line below builds pkg/ first when missing
   const { splitEvents } = await import("../pkg/dist/index.js");
   const scenarios = loadScenarios(splitEvents);
@@ -284,8 +341,8 @@ export async function startDemoServer({
 
   function serveStatic(res, pathname) {
     if (pathname === "/" || pathname === "/index.html") {
-      res.writeHead(200, { ...headers, "content-type": TYPES[".html"] });
-      return res.end(page());
+      res.writeHead(200, { ...headers, "content-type": TYPES[".html"], "cache-control": "no-store" });
+      return res.end(page(live));
     }
     for (const [prefix, dir] of STATIC) {
       if (!pathname.startsWith(prefix)) continue;
@@ -317,6 +374,7 @@ export async function startDemoServer({
 
   function route(req, res) {
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (live && (url.pathname === "/api" || url.pathname.startsWith("/api/"))) return proxy(req, res, url, live, headers);
     const match = /^\/api\/stream\/([\w-]+)$/.exec(url.pathname);
     if (req.method === "GET" && url.pathname === "/api/scenarios") {
       return send(res, 200, [...scenarios.values()].map(({ id, description, phases, pauses }) => ({
@@ -339,12 +397,42 @@ export async function startDemoServer({
   return new Promise((resolve) => {
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolve({ server, url: `http://${host}:${actual}/`, sessions: () => sessions.size, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
+      resolve({ server, url: `http://${host}:${actual}/`, live: live !== null, sessions: () => sessions.size, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
     });
   });
 }
 
-// `node web-demo/server.mjs`: build what is missing, then serve.
+/**
+ * Starts `scripts/agentscope-service` (its stderr, e.g. the venv install of a first run,
+ * goes to this process's stderr; with `quiet`, only to `log()`: its last 20,000 characters). `ready` resolves once the service printed its JSON line,
+ * with the `live` options of `startDemoServer`; `stop()` sends it SIGTERM and resolves on
+ * its exit (callable at any time, also while it starts); `exited` resolves when it exits.
+ */
+export function startAgentScopeService({ env = {}, quiet = false } = {}) {
+  const child = spawn(join(root, "scripts/agentscope-service"), [], { cwd: root, stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"], env: { ...process.env, ...env } });
+  let stderr = "";
+  child.stderr?.on("data", (d) => void (stderr = (stderr + d).slice(-20_000)));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    return exited;
+  };
+  const ready = new Promise((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`scripts/agentscope-service exited (${code}) before it was ready\n${stderr}`)));
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      try {
+        const info = JSON.parse(line);
+        resolve({ url: info.urls[0], agentId: info.agent_id, userId: info.user_id, chatModelConfig: info.chat_model_config });
+      } catch {
+        void stop();
+        reject(new Error(`scripts/agentscope-service printed ${line}`));
+      }
+    });
+  });
+  return { pid: child.pid, ready, stop, exited, log: () => stderr };
+}
+
+// `node web-demo/server.mjs [--live]`: build what is missing, then serve.
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   const arg = (name, fallback) => {
     const i = process.argv.indexOf(`--${name}`);
@@ -354,6 +442,37 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv
     console.log("web-demo: building the npm package first (node scripts/build-pkg.mjs)");
     execFileSync("node", [join(root, "scripts/build-pkg.mjs")], { stdio: "inherit", cwd: root });
   }
-  const { url } = await startDemoServer({ port: arg("port", Number(process.env.PORT ?? 8787)), speed: arg("speed", 1) });
-  console.log(`web-demo: open ${url}  (Ctrl-C to stop)`);
+  let service = null;
+  let demo = null;
+  let stopping = false;
+  const shutdown = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all([demo?.close(), service?.stop()]);
+    process.exit(code);
+  };
+  // Ctrl-C / SIGTERM stop the service too (also while its venv installs)
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  let live = null;
+  if (process.argv.includes("--live")) {
+    console.log("web-demo: starting the AgentScope service (scripts/agentscope-service; a first run makes its venv)…");
+    service = startAgentScopeService();
+    try {
+      live = await service.ready;
+    } catch (e) {
+      if (!stopping) console.error(`web-demo: ${e.message}`);
+      await shutdown(1);
+    }
+    // the service going away ends the demo: nothing is left to talk to
+    void service.exited.then((code) => {
+      if (!stopping) console.error(`web-demo: the AgentScope service exited (${code})`);
+      void shutdown(1);
+    });
+    if (live) console.log(`web-demo: AgentScope service at ${live.url} (agent ${live.agentId})`);
+  }
+  if (!stopping) {
+    demo = await startDemoServer({ port: arg("port", Number(process.env.PORT ?? 8787)), speed: arg("speed", 1), live });
+    console.log(`web-demo: open ${demo.url}${live ? "  (live: a chat with the AgentScope service)" : ""}  (Ctrl-C to stop)`);
+  }
 }

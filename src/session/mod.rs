@@ -196,7 +196,9 @@ impl Session {
     }
 
     /// Adds a message that events with its `id` as `reply_id` go to (e.g. a stored reply
-    /// a resumed stream continues). A message with the same id is replaced.
+    /// a resumed stream continues). A message with the same id is replaced; its revisions
+    /// start afresh, so a [`SnapshotReader`](crate::snapshot::SnapshotReader) of the
+    /// replaced message must be made anew (the wasm binding does so).
     pub fn insert(&mut self, msg: Msg) {
         self.revision += 1;
         match self.by_reply.get(&msg.id) {

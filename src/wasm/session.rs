@@ -82,7 +82,14 @@ impl SessionHandle {
     /// core's `Session::insert`). Throws `MsgError` for text that is not a valid message.
     pub fn insert(&mut self, msg_json: &str) -> Result<(), JsValue> {
         let msg = crate::Msg::from_json(msg_json).map_err(|e| js_error(&e))?;
+        let id = msg.id.clone();
         self.session.insert(msg);
+        // a replaced message starts its revisions afresh: its reader must read it whole
+        if let Some(i) = self.session.messages().position(|m| m.id == id)
+            && let Some(reader) = self.readers.get_mut(i)
+        {
+            *reader = SnapshotReader::new();
+        }
         Ok(())
     }
 

@@ -60,7 +60,7 @@ export interface ChatTransport {
 }
 /** Options of {@link AgentScopeTransport}. */
 export interface AgentScopeTransportOptions {
-    /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept). */
+    /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page also a path such as `/api` (read against the page's URL). */
     baseUrl: string | URL;
     /** Sent as `X-User-ID` with every request. */
     userId: string;
@@ -236,7 +236,7 @@ export declare class Chat {
      * transport's `MsgError`.
      */
     confirm(toolCallId: string, confirmed: boolean, options?: {
-        rules?: unknown[] | null;
+        rules?: readonly unknown[] | null;
     }): Promise<void>;
     /**
      * Answers tool calls waiting for an external executor (`REQUIRE_EXTERNAL_EXECUTION`,

@@ -71,7 +71,7 @@ export interface UseChatResult {
     stop: () => Promise<void>;
     /** `Chat.confirm`. */
     confirm: (toolCallId: string, confirmed: boolean, options?: {
-        rules?: unknown[] | null;
+        rules?: readonly unknown[] | null;
     }) => Promise<void>;
     /** `Chat.submitExternal`. */
     submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;

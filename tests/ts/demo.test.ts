@@ -3,14 +3,16 @@
 // equals what the Rust CLI rebuilds from the same recording — the frontend and the
 // backend agree. Logs are only ever framed by the package (`splitEvents`) or the CLI.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
+import { isDeepStrictEqual } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { splitEvents } from "../../pkg/dist/index.js";
-import { startDemoServer } from "../../web-demo/server.mjs";
-import { nullRecordingVolatiles, root, type Json } from "./helpers.ts";
+import { startAgentScopeService, startDemoServer, type LiveService } from "../../web-demo/server.mjs";
+import { nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
+import { stored, type Service } from "./service.ts";
 
 const out = join(root, "web-demo/out");
 let browser: Browser;
@@ -1137,4 +1139,267 @@ test("streaming 256 KiB in 100-character deltas: the markdown parser reads at mo
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// ---------- live mode: the page as a chat with a live AgentScope 2.0 service ----------
+//
+// A real agentscope 2.0.11 service (scripts/agentscope-service: create_app, SQLite, the
+// scripted model), the demo server in live mode in front of it (the page reaches the
+// service through its /api), and the page in Chromium. Every test ends with the messages
+// the bubbles show equal to what the service stored (GET /sessions/{sid}/messages), up to
+// the values the reducer makes up itself (`nullRecordingVolatiles`).
+
+describe("live mode", () => {
+  let service: ReturnType<typeof startAgentScopeService>;
+  let info: LiveService;
+  // the tests' own view of the service (not through the page): what `stored` reads of a Service
+  let observer: Pick<Service, "url" | "agentId" | "userId">;
+  let live: { url: string; close: () => Promise<void> };
+
+  before(async () => {
+    service = startAgentScopeService({ env: { AGENTSCOPE_SERVICE_DELAY_MS: "2" }, quiet: true });
+    info = await service.ready;
+    observer = { url: info.url, agentId: info.agentId, userId: info.userId };
+    live = await startDemoServer({ port: 0, live: info });
+  });
+
+  after(async () => {
+    await live?.close();
+    await service?.stop();
+  });
+
+  type LivePage = { page: Page; errors: string[]; sessionId: () => string };
+
+  /** The live page (a new session, or `?session=…` of `path`), once its chat is ready. */
+  async function openLive(path = "", viewport = { width: 1100, height: 900 }, ready = true): Promise<LivePage> {
+    const page = await browser.newPage({ viewport });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
+    await page.goto(`${live.url}${path}`);
+    if (ready) await page.waitForSelector('body[data-state="ready"]', { timeout: 30_000 });
+    return { page, errors, sessionId: () => new URL(page.url()).searchParams.get("session")! };
+  }
+
+  async function send(page: Page, text: string): Promise<void> {
+    await page.fill("#prompt", text);
+    await page.click("#send");
+  }
+
+  /** What the bubbles show (each bubble's message, in page order), read-only through `__demo.messages()`. */
+  const shown = (page: Page): Promise<Json[]> => page.evaluate(() => (window as unknown as { __demo: { messages(): Json[] } }).__demo.messages());
+
+  const comparable = (messages: Json[]) => {
+    const copy = thaw(messages);
+    for (const m of copy) nullRecordingVolatiles(m);
+    return copy;
+  };
+
+  /**
+   * Waits until the service stored `count` messages for the page's session, the last one
+   * ended (unless `parked`: a reply waiting for the user), and the page shows them (polled;
+   * a reply ends on the page before the service has saved it), then asserts that the
+   * bubbles' messages equal the stored ones. Resolves the stored ones.
+   */
+  async function assertShowsStored(page: Page, sessionId: string, count: number, { parked = false, ms = 30_000 } = {}): Promise<Json[]> {
+    const t0 = Date.now();
+    for (;;) {
+      const [mine, theirs] = await Promise.all([shown(page), stored(observer as Service, sessionId)]);
+      const ended = parked ? theirs.at(-1)?.finished_reason === null : theirs.at(-1)?.finished_reason != null;
+      const done = theirs.length === count && ended && isDeepStrictEqual(comparable(mine), comparable(theirs));
+      if (done || Date.now() - t0 > ms) {
+        assert.equal(theirs.length, count, `the service stored ${count} messages`);
+        assert.deepEqual(comparable(mine), comparable(theirs), "the bubbles' messages are the stored messages");
+        return theirs;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The visible text of the last bubble's last text block. */
+  const lastText = (page: Page) => page.locator("#chat > article.bubble:last-child [data-block-type=text]").last().innerText();
+
+  /** The page's status (the chat's) and the last bubble's finished reason. */
+  const ending = (page: Page) => page.evaluate(() => ({ state: document.body.dataset.state, finished: (document.querySelector("#chat > article.bubble:last-child") as HTMLElement | null)?.dataset.finished }));
+
+  test("live: a user turn and its streamed reply, as stored; the session id goes in the URL", async () => {
+    const { page, errors, sessionId } = await openLive();
+    assert.match(sessionId(), /^[0-9a-f]{32}$/, "the new session's id is in the URL");
+    await send(page, "hello live demo");
+    const messages = await assertShowsStored(page, sessionId(), 2);
+    assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
+    assert.equal(await lastText(page), "You said: hello live demo");
+    assert.equal(await page.locator("#chat > article.bubble.user").innerText().then((t) => t.includes("hello live demo")), true);
+    assert.deepEqual(await ending(page), { state: "ready", finished: "completed" });
+    assert.equal(await page.inputValue("#prompt"), "", "the composer is emptied");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live: the demo server forwards only the chat API to the service", async () => {
+    const headers = { "X-User-ID": info.userId };
+    const created = await fetch(`${live.url}api/sessions/`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: info.agentId, chat_model_config: info.chatModelConfig }) });
+    assert.equal(created.status, 201);
+    const { session_id } = (await created.json()) as { session_id: string };
+    const status = await fetch(`${live.url}api/sessions/${session_id}/status?agent_id=${info.agentId}`, { headers });
+    assert.deepEqual(await status.json(), { session_id, status: "idle" });
+    for (const path of ["api/credential/", "api/agent/", "api/scenarios"]) {
+      assert.equal((await fetch(`${live.url}${path}`, { headers })).status, 404, path);
+    }
+  });
+
+  for (const [decision, text, state] of [["approve", "The Bash call was approved.", "success"], ["deny", "The Bash call was denied.", "denied"]] as const) {
+    test(`live: confirm → the tool card waits with Approve / Deny; clicking ${decision} continues the reply`, async () => {
+      const { page, errors, sessionId } = await openLive();
+      await send(page, "confirm");
+      await page.waitForSelector('body[data-state="awaiting_input"] [data-block-type="tool_call"][data-state="asking"] button[data-action="approve"]', { timeout: 30_000 });
+      await assertShowsStored(page, sessionId(), 2, { parked: true }); // the parked reply, as stored
+      await page.locator(`button[data-action="${decision}"]`).click();
+      const messages = await assertShowsStored(page, sessionId(), 2);
+      assert.equal(messages[1]!.finished_reason, "completed");
+      assert.equal(await lastText(page), text);
+      const card = page.locator('[data-block-type="tool_call"]');
+      assert.equal(await card.getAttribute("data-state"), messages[1]!.content.find((b: Json) => b.type === "tool_call").state);
+      assert.equal(await card.locator('[data-block-type="tool_result"]').getAttribute("data-state"), state, "the result is in its call's card");
+      assert.equal(await page.locator('button[data-action="approve"]').count(), 0, "no button left");
+      assert.deepEqual(await ending(page), { state: "ready", finished: "completed" });
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
+  test("live: ask → the AskUser form; the chosen answer goes back as the tool's result", async () => {
+    const { page, errors, sessionId } = await openLive();
+    await send(page, "ask");
+    const form = page.locator("form.ask-form");
+    await form.waitFor({ timeout: 30_000 });
+    assert.equal(await form.locator(".ask-text").innerText(), "Which color do you prefer?");
+    assert.deepEqual(await form.locator(".ask-label").allInnerTexts(), ["Red", "Blue"]);
+    await form.locator(".ask-option", { hasText: "Blue" }).click();
+    await form.locator("button.decision").click();
+    const messages = await assertShowsStored(page, sessionId(), 2);
+    assert.equal(await lastText(page), "You answered: Blue");
+    const result = messages[1]!.content.find((b: Json) => b.type === "tool_result");
+    assert.equal(result.state, "success");
+    assert.equal(await page.locator("form.ask-form").count(), 0, "the form is gone once answered");
+    assert.deepEqual(await ending(page), { state: "ready", finished: "completed" });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live: Stop mid-reply (long 3000) ends it interrupted, with what it had", async () => {
+    const { page, errors, sessionId } = await openLive();
+    await send(page, "long 3000");
+    await page.waitForFunction(() => document.querySelector("#chat > article.bubble.assistant")?.textContent?.includes("w100 "), null, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), "streaming");
+    await page.click("#stop");
+    const messages = await assertShowsStored(page, sessionId(), 2);
+    assert.equal(messages[1]!.finished_reason, "interrupted");
+    const text = await lastText(page);
+    assert.ok(text.startsWith("w0 w1 w2 ") && !text.includes("w2999"), `an interrupted text: ${text.slice(0, 40)}…${text.slice(-40)}`);
+    assert.deepEqual(await ending(page), { state: "ready", finished: "interrupted" });
+    assert.equal(await page.isHidden("#stop"), true, "Stop is hidden once the reply ended");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live: a reload mid-reply (long 1500) resumes the session: history, then the stream", async () => {
+    const { page, errors, sessionId } = await openLive();
+    const sid = sessionId();
+    await send(page, "long 1500");
+    await page.waitForFunction(() => document.querySelector("#chat > article.bubble.assistant")?.textContent?.includes("w200 "), null, { timeout: 30_000 });
+    await page.reload();
+    assert.equal(sessionId(), sid, "the same session after the reload");
+    // back mid-reply: the reply streams on in the same bubble
+    await page.waitForFunction(() => document.body.dataset.state === "streaming" && document.querySelector("#chat > article.bubble.assistant") !== null, null, { timeout: 30_000 });
+    const messages = await assertShowsStored(page, sid, 2);
+    assert.equal(messages[1]!.finished_reason, "completed");
+    const text = await lastText(page);
+    assert.ok(text.startsWith("w0 w1 ") && text.trimEnd().endsWith("w1499"), "the whole reply, once");
+    assert.equal(text.split(" ").filter((w) => w === "w200").length, 1, "no text doubled");
+    assert.deepEqual(await ending(page), { state: "ready", finished: "completed" });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live: a second tab on the same session sees the first tab's reply stream", async () => {
+    const one = await openLive();
+    const sid = one.sessionId();
+    const two = await openLive(`?session=${sid}`);
+    await send(one.page, "long 1500");
+    // tab 2 shows the reply while it streams (it never sent anything)
+    await two.page.waitForFunction(
+      () => document.body.dataset.state === "streaming" && (document.querySelector("#chat > article.bubble.assistant")?.textContent?.includes("w300 ") ?? false),
+      null,
+      { timeout: 30_000 },
+    );
+    for (const tab of [one, two]) {
+      const messages = await assertShowsStored(tab.page, sid, 2);
+      assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"], "tab 2 gets tab 1's user turn from the history");
+      assert.ok((await lastText(tab.page)).trimEnd().endsWith("w1499"));
+      assert.deepEqual(await ending(tab.page), { state: "ready", finished: "completed" });
+      assert.deepEqual(tab.errors, []);
+    }
+    await one.page.close();
+    await two.page.close();
+  });
+
+  test("live screenshots (web-demo/out/live-*.png): a confirm card waiting, a finished tool reply, dark mode, 390 and 1280 px", async () => {
+    const { page, errors, sessionId } = await openLive("", { width: 1280, height: 800 });
+    await send(page, "tool");
+    await assertShowsStored(page, sessionId(), 2);
+    assert.equal(await lastText(page), "Tool said: tool-ok.");
+    await shoot(page, join(out, "live-tool-1280.png"));
+    await send(page, "confirm");
+    await page.waitForSelector('button[data-action="approve"]', { timeout: 30_000 });
+    await assertShowsStored(page, sessionId(), 4, { parked: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await assertStatusBesideChat(page, `live ${width} px ${scheme}, waiting`);
+        await page.screenshot({ path: join(out, `live-confirm-${width}${scheme === "dark" ? "-dark" : ""}.png`) });
+      }
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.locator('button[data-action="approve"]').click();
+    await assertShowsStored(page, sessionId(), 4);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await assertStatusBesideChat(page, "live 390 px, done");
+    await shoot(page, join(out, "live-tool-390.png"));
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot(page, join(out, "live-done-1280-dark.png"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live: `node web-demo/server.mjs --live` starts the service and SIGTERM stops both", async () => {
+    const child = spawn(process.execPath, [join(root, "web-demo/server.mjs"), "--live", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const urls = await new Promise<{ page: string; service: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL in 120 s: ${stdout}`)), 120_000);
+      child.stdout!.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const page = /open (http:\/\/\S+)/.exec(stdout)?.[1];
+        const service = /service at (http:\/\/\S+)/.exec(stdout)?.[1];
+        if (page && service) {
+          clearTimeout(timer);
+          resolve({ page, service });
+        }
+      });
+    });
+    const html = await (await fetch(urls.page)).text();
+    assert.match(html, /<meta name="agentscope-live"/);
+    const config = JSON.parse(/<meta name="agentscope-live" content="([^"]*)"/.exec(html)![1]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))));
+    const created = await fetch(`${urls.page}api/sessions/`, { method: "POST", headers: { "X-User-ID": config.userId, "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: config.agentId, chat_model_config: config.chatModelConfig }) });
+    assert.equal(created.status, 201, "the page's /api reaches the service");
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0);
+    await assert.rejects(fetch(`${urls.service}/sessions/x/status?agent_id=x`, { headers: { "X-User-ID": "x" } }), "the service is gone too");
+    await assert.rejects(fetch(urls.page), "the demo server is gone");
+  });
 });

@@ -13,6 +13,8 @@ export interface Service {
   url: string;
   agentId: string;
   userId: string;
+  /** The whole JSON line it printed (`chat_model_config` for new sessions, …). */
+  info: Json;
   /** Stops the service (SIGTERM) and waits for its exit. */
   stop: () => Promise<number | null>;
   /** What it printed on stderr (for failures). */
@@ -48,6 +50,7 @@ export function startService(env: Record<string, string> = {}): Promise<Service>
         url: info.urls[0],
         agentId: info.agent_id,
         userId: info.user_id,
+        info,
         log: () => stderr,
         stop: async () => {
           if (child.exitCode === null) child.kill("SIGTERM");
@@ -83,21 +86,32 @@ export async function stored(service: Service, sessionId: string): Promise<Json[
  */
 export interface Proxy {
   url: string;
+  /** `METHOD /path` of every request, in order. */
   requests: string[];
+  /** `METHOD /path STATUS` of every response, in order. */
+  statuses: string[];
   cutAfter: (bytes: number) => void;
   stallAfter: (bytes: number) => void;
+  /** Ends every event-stream connection open now (as a network drop would). */
+  dropStreams: () => Promise<void>;
   close: () => Promise<void>;
 }
 
 export async function startProxy(target: string): Promise<Proxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
+  const statuses: string[] = [];
   let cut: number | undefined;
   let stall: number | undefined;
   const sockets = new Set<Socket>();
+  const streams = new Set<ServerResponse>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url!.split("?")[0]}`);
     const isStream = /\/stream(\?|$)/.test(req.url!);
+    if (isStream) {
+      streams.add(res);
+      res.on("close", () => streams.delete(res));
+    }
     const myCut = isStream ? cut : undefined;
     const myStall = isStream ? stall : undefined;
     if (isStream) {
@@ -107,7 +121,9 @@ export async function startProxy(target: string): Promise<Proxy> {
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
+        statuses.push(`${req.method} ${req.url!.split("?")[0]} ${up.statusCode}`);
         res.writeHead(up.statusCode ?? 502, up.headers);
+        res.flushHeaders();
         let sent = 0;
         up.on("data", (chunk: Buffer) => {
           if (myStall !== undefined && sent >= myStall) return;
@@ -137,8 +153,13 @@ export async function startProxy(target: string): Promise<Proxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    statuses,
     cutAfter: (n) => void (cut = n),
     stallAfter: (n) => void (stall = n),
+    dropStreams: async () => {
+      for (const res of streams) res.socket?.destroy();
+      streams.clear();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

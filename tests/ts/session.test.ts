@@ -435,7 +435,8 @@ test("one session reads phase after phase with read() alone: the second read sta
   await assert.rejects(session.read([first + 'data: {"type": "TEXT_BLOCK_DEL']), (e: MsgError) => e.code === "invalid_json");
   // phase 2 replays the run (dedup skips what was applied) and goes on
   await session.read([sse(start, open, delta("e3", "Hel"), delta("e4", "lo"), { type: "REPLY_END", id: "e5", session_id: "s", reply_id: "r" })]);
-  assert.equal(session.get("r")?.content[0]?.type === "text" && session.get("r")?.content[0]?.text, "Hello");
+  const block = session.get("r")?.content[0];
+  assert.equal(block?.type === "text" ? block.text : undefined, "Hello");
   assert.equal(session.isEnded("r"), true);
   assert.deepEqual(session.diagnostics.map((d) => d.code), ["duplicate", "duplicate", "duplicate"]);
   // feeding after end() still says what to call, in the TS name
@@ -460,6 +461,11 @@ test("insert: a stored reply a continuation REPLY_START goes on with; isEnded fo
   const content = session.get("r")!.content;
   assert.deepEqual(content.map((b) => b.type), ["tool_call", "tool_result"]);
   assert.equal(session.isEnded("r"), true);
+  // replacing a message the snapshot has read already: the snapshot shows the new one
+  const replacement = new AssistantMsg({ name: "Friday", id: "r", content: "stored whole" }).toJSON();
+  session.insert(replacement);
+  assert.deepEqual(session.get("r"), replacement);
+  assert.equal(session.isEnded("r"), false);
   // a message Msg.fromJSON refuses is refused here too, the session unchanged
   assert.throws(() => session.insert({ ...parked, role: "user" } as MsgJSON), (e: MsgError) => e.code === "role_violation");
   assert.equal(session.messages.length, 1);

@@ -15,6 +15,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
 const state = {
+  live: null, // live mode: the controller of web-demo/public/live.js (a Chat with the service)
   scenarios: [],
   scenario: null,
   serverSession: null, // the demo server's id for this playback (decisions, drop hook)
@@ -494,7 +495,9 @@ function askForm(questions) {
     form.append(set);
   });
   const actions = el("div", "actions");
-  actions.append(send, el("span", "note", "Sends your answer to the demo server (POST /api/decide), which continues the recorded stream; only the answer the recording gave has a continuation."));
+  actions.append(send, el("span", "note", state.live
+    ? "Sends your answer to the agent as the tool's result (submitExternal); the reply continues."
+    : "Sends your answer to the demo server (POST /api/decide), which continues the recorded stream; only the answer the recording gave has a continuation."));
   form.append(actions);
   form.addEventListener("submit", (e) => {
     e.preventDefault(); // (the CSP's form-action 'none' would block a real submission anyway)
@@ -505,14 +508,15 @@ function askForm(questions) {
 }
 
 /** A playback from the demo server that can still take an answer. */
-const canAnswer = () => state.scenario !== null && ["streaming", "paused"].includes(document.body.dataset.state);
+const canAnswer = () => state.live !== null || (state.scenario !== null && ["streaming", "paused"].includes(document.body.dataset.state));
 
 /** A block's node. `live`: a text block still streaming, rendered by a StreamingMarkdown
  * that later frames update in place (any other is rendered whole, once). */
 function renderBlock(block, old, live = false) {
   switch (block.type) {
     case "text": {
-      const node = el("div", `block text${block.finished_at ? "" : " streaming"}`);
+      // (the cursor only on a block still streaming: a user turn's text has no end time)
+      const node = el("div", `block text${live ? " streaming" : ""}`);
       if (live) {
         const stream = new StreamingMarkdown(node);
         streams.set(node, stream);
@@ -589,7 +593,8 @@ function renderBlock(block, old, live = false) {
         if (item.type === "text") {
           const out = toolOutput(item.text);
           lines += out.text.split("\n").length;
-          node.append(el("pre", `tool-output${out.json ? " json" : ""}`, out.text));
+          if (out.text === "" && block.finished_at !== null && items.length === 1) node.append(el("div", "note tool-output-none", "no output"));
+          else node.append(el("pre", `tool-output${out.json ? " json" : ""}`, out.text));
         } else {
           lines += 4;
           node.append(media(item.source, item.name));
@@ -627,8 +632,12 @@ function userBubble(user) {
 function openBubble(msg) {
   const pendingUser = state.users[state.views.size];
   if (pendingUser) userBubble(pendingUser);
-  const node = el("article", "bubble assistant");
-  node.dataset.replyId = msg.id;
+  const user = msg.role === "user"; // (live mode: the chat's messages hold the user turns)
+  const node = el("article", `bubble ${user ? "user" : "assistant"}`);
+  if (user) {
+    node.dataset.role = "user";
+    node.dataset.messageId = msg.id;
+  } else node.dataset.replyId = msg.id;
   const head = el("header");
   head.append(el("span", "avatar", (msg.name || "A").slice(0, 1).toUpperCase()), el("span", "name", msg.name));
   const blocks = el("div", "blocks");
@@ -719,6 +728,25 @@ function render(snapshot) {
   for (const msg of snapshot.messages) {
     const view = state.views.get(msg.id) ?? openBubble(msg);
     if (view.msg !== msg) renderMessage(view, msg); // unchanged message: same object
+  }
+  if (state.live) arrange(snapshot.messages);
+}
+
+/** Live mode: the bubbles are exactly the chat's messages, in its order (a user turn another
+ * tab sent shows up before its reply once the history is reloaded; a turn taken back goes). */
+function arrange(messages) {
+  const ids = new Set(messages.map((m) => m.id));
+  for (const [id, view] of state.views) {
+    if (!ids.has(id)) {
+      view.node.remove();
+      state.views.delete(id);
+    }
+  }
+  let before = null;
+  for (const msg of messages) {
+    const node = state.views.get(msg.id).node;
+    if (node.previousElementSibling !== before) (before ? before.after(node) : $("chat").prepend(node));
+    before = node;
   }
 }
 
@@ -962,6 +990,7 @@ async function play(id, speed) {
 /** Sends the user's decision (and an ask form's `answers`) to the demo server, which
  * continues the recorded stream. The page's own controls are locked meanwhile. */
 async function decide(decision, button, extra = {}) {
+  if (state.live) return state.live.decide(decision, button, extra);
   // the page's decision buttons and ask forms (model text makes neither: see `action`)
   const controls = [...document.querySelectorAll("button.decision, form.ask-form button, form.ask-form input")];
   const enabled = controls.filter((c) => !c.disabled);
@@ -1086,21 +1115,32 @@ window.__demo = {
   },
 };
 
-state.scenarios = await (await fetch("/api/scenarios")).json();
-const labels = {
-  c_react_3_tools_2_iters: "ReAct: 3 tools, 2 iterations",
-  f_tool_image: "Tool returning an image",
-  g1_confirm_approve: "Human in the loop: approve",
-  g2_confirm_deny: "Human in the loop: deny",
-  h_external_execution: "External execution (AskUser)",
-};
-for (const s of [...state.scenarios].sort((a, b) => (labels[b.id] ? 1 : 0) - (labels[a.id] ? 1 : 0))) {
-  const option = el("option", "", labels[s.id] ?? s.id.replace(/_/g, " "));
-  option.value = s.id;
-  $("scenario").append(option);
+// live mode (the server put the service's agent and user in a <meta>): a chat, see live.js
+const liveMeta = document.querySelector('meta[name="agentscope-live"]');
+if (liveMeta) {
+  const { startLive } = await import("./live.js");
+  await startLive(JSON.parse(liveMeta.content), { state, render, status, report, el, $ });
+} else {
+  await loadScenarios();
 }
-$("scenario").value = params.get("scenario") ?? "c_react_3_tools_2_iters";
-if (params.get("speed")) $("speed").value = params.get("speed");
-$("description").textContent = state.scenarios.find((s) => s.id === $("scenario").value)?.description ?? "";
-document.body.dataset.ready = "1";
-if (params.get("autoplay") === "1") play($("scenario").value, Number(params.get("speed") ?? $("speed").value));
+
+async function loadScenarios() {
+  state.scenarios = await (await fetch("/api/scenarios")).json();
+  const labels = {
+    c_react_3_tools_2_iters: "ReAct: 3 tools, 2 iterations",
+    f_tool_image: "Tool returning an image",
+    g1_confirm_approve: "Human in the loop: approve",
+    g2_confirm_deny: "Human in the loop: deny",
+    h_external_execution: "External execution (AskUser)",
+  };
+  for (const s of [...state.scenarios].sort((a, b) => (labels[b.id] ? 1 : 0) - (labels[a.id] ? 1 : 0))) {
+    const option = el("option", "", labels[s.id] ?? s.id.replace(/_/g, " "));
+    option.value = s.id;
+    $("scenario").append(option);
+  }
+  $("scenario").value = params.get("scenario") ?? "c_react_3_tools_2_iters";
+  if (params.get("speed")) $("speed").value = params.get("speed");
+  $("description").textContent = state.scenarios.find((s) => s.id === $("scenario").value)?.description ?? "";
+  document.body.dataset.ready = "1";
+  if (params.get("autoplay") === "1") play($("scenario").value, Number(params.get("speed") ?? $("speed").value));
+}

@@ -1,0 +1,390 @@
+// `Chat` (agentscope-message/chat) against the live agentscope 2.0.11 service
+// (scripts/agentscope-service: the real create_app, SQLite, in-memory bus, the scripted
+// model of scripts/agentscope-service.md), in node, through a loopback proxy that can cut
+// or stall the event stream. No mocks. After every scenario the messages the client
+// rebuilt equal the messages the service stored (GET /sessions/{sid}/messages), up to the
+// values the reducer makes up itself (helpers.ts, nullRecordingVolatiles).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { AgentScopeTransport, Chat, type ChatOptions } from "../../pkg/dist/chat.js";
+import { MsgError, type MsgJSON } from "../../pkg/dist/index.js";
+import { nullRecordingVolatiles, thaw, type Json } from "./helpers.ts";
+import { api, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
+
+let service: Service;
+let proxy: Proxy;
+let chatModelConfig: Json;
+const opened: Chat[] = [];
+
+before(async () => {
+  service = await startService({ AGENTSCOPE_SERVICE_DELAY_MS: "2" });
+  proxy = await startProxy(service.url);
+  chatModelConfig = service.info.chat_model_config;
+});
+
+after(async () => {
+  for (const chat of opened) chat.close();
+  await proxy?.close();
+  const code = await service?.stop();
+  // SIGTERM stops the service cleanly
+  assert.equal(code, 0, service?.log());
+});
+
+function transport(base = proxy.url): AgentScopeTransport {
+  return new AgentScopeTransport({ baseUrl: base, userId: service.userId, agentId: service.agentId, session: { chat_model_config: chatModelConfig } });
+}
+
+async function open(options: ChatOptions = {}, base?: string): Promise<Chat> {
+  const chat = await Chat.open(transport(base), { statusPollMs: 1000, ...options });
+  opened.push(chat);
+  await until(() => chat.status !== "connecting", "the chat to connect");
+  return chat;
+}
+
+const idle = (chat: Chat) => chat.status === "ready" || chat.status === "awaiting_input" || chat.status === "error";
+
+/** Comparable copies: volatile values the reducer makes up itself nulled. */
+function comparable(messages: readonly MsgJSON[]): Json[] {
+  return messages.map((m) => {
+    const copy = thaw(m);
+    nullRecordingVolatiles(copy);
+    return copy;
+  });
+}
+
+/** Waits until the run is over and the chat shows what the service stored, then asserts they are equal. */
+async function assertStored(chat: Chat): Promise<Json[]> {
+  let last: Json[] = [];
+  await until(() => idle(chat), `the reply to end (status ${chat.status})`, 60_000);
+  const t0 = Date.now();
+  // the client reloads the stored page once the run has saved: wait for it to agree
+  for (;;) {
+    last = await stored(service, chat.sessionId);
+    if (idle(chat) && JSON.stringify(comparable(chat.messages)) === JSON.stringify(comparable(last))) break;
+    if (Date.now() - t0 > 20_000) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(comparable(chat.messages), comparable(last));
+  return last;
+}
+
+const texts = (m: MsgJSON | undefined, type = "text") =>
+  (m?.content ?? []).filter((b) => b.type === type).map((b) => (b as { text?: string; thinking?: string }).text ?? (b as { thinking?: string }).thinking);
+const lastReply = (chat: Chat) => chat.messages.filter((m) => m.role === "assistant").at(-1);
+const words = (n: number, from = 0) => Array.from({ length: n - from }, (_, i) => `w${i + from} `).join("");
+
+test("each scripted reply (text, thinking, a tool, parallel tools, an image) equals the stored message", async () => {
+  const chat = await open();
+  await chat.send("hello there");
+  await assertStored(chat);
+  assert.deepEqual(texts(lastReply(chat)), ["You said: hello there"]);
+  assert.equal(chat.messages[0]!.role, "user");
+
+  await chat.send("think");
+  await assertStored(chat);
+  assert.deepEqual(texts(lastReply(chat), "thinking"), ["Let me think about this."]);
+  assert.deepEqual(texts(lastReply(chat)), ["I thought about it."]);
+
+  await chat.send("tool");
+  await assertStored(chat);
+  const tool = lastReply(chat)!;
+  assert.deepEqual(tool.content.filter((b) => b.type !== "hint").map((b) => b.type), ["text", "tool_call", "tool_result", "text"]);
+  assert.deepEqual(texts(tool).at(-1), "Tool said: tool-ok.");
+
+  await chat.send("parallel");
+  await assertStored(chat);
+  const both = lastReply(chat)!;
+  assert.equal(both.content.filter((b) => b.type === "tool_call").length, 2);
+  assert.equal(both.content.filter((b) => b.type === "tool_result").length, 2);
+
+  await chat.send("image");
+  await assertStored(chat);
+  const result = lastReply(chat)!.content.find((b) => b.type === "tool_result") as Json;
+  const image = result.output.find((b: Json) => b.type === "data");
+  assert.equal(image.source.media_type, "image/png");
+  assert.equal(chat.messages.length, 10);
+  chat.close();
+  assert.equal(chat.status, "closed");
+  await assert.rejects(chat.send("again"), (e: MsgError) => e.code === "closed");
+});
+
+test("a confirmation: approve, deny, and always allow (the remembered rule asks no more)", async () => {
+  const chat = await open();
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the confirmation");
+  const [ask] = chat.pendingActions;
+  assert.equal(ask!.kind, "confirm");
+  assert.equal(ask!.toolCall.name, "Bash");
+  // the waiting reply is stored already (no REPLY_END: the run parked)
+  await assertStored(chat);
+  await assert.rejects(chat.send("hi"), (e: MsgError) => e.code === "busy");
+  await assert.rejects(chat.confirm("no-such-call", true), (e: MsgError) => e.code === "invalid_argument");
+  await chat.confirm(ask!.toolCall.id, true);
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat)).at(-1), "The Bash call was approved.");
+  // answering twice is refused by the client (the service would park on it)
+  await assert.rejects(chat.confirm(ask!.toolCall.id, true), (e: MsgError) => e.code === "invalid_argument");
+
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the second confirmation");
+  await chat.confirm(chat.pendingActions[0]!.toolCall.id, false);
+  await assertStored(chat);
+  const denied = lastReply(chat)!;
+  assert.equal(texts(denied).at(-1), "The Bash call was denied.");
+  assert.equal((denied.content.find((b) => b.type === "tool_result") as Json).state, "denied");
+
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the third confirmation");
+  const third = chat.pendingActions[0]!.toolCall;
+  assert.ok(third.suggested_rules.length > 0);
+  await chat.confirm(third.id, true, { rules: third.suggested_rules });
+  await assertStored(chat);
+  await chat.send("confirm");
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat)).at(-1), "The Bash call was approved.");
+  assert.equal(lastReply(chat)!.content.find((b) => b.type === "tool_call")!.state, "finished");
+  chat.close();
+});
+
+test("an external execution (AskUser) answered with submitExternal", async () => {
+  const chat = await open();
+  await chat.send("ask");
+  await until(() => chat.status === "awaiting_input", "the AskUser call");
+  const [action] = chat.pendingActions;
+  assert.equal(action!.kind, "external");
+  assert.equal(action!.toolCall.name, "AskUser");
+  await assert.rejects(chat.confirm(action!.toolCall.id, true), (e: MsgError) => e.code === "invalid_argument");
+  await chat.submitExternal({
+    toolCallId: action!.toolCall.id,
+    output: "Blue",
+    metadata: { answers: [{ question: "Which color do you prefer?", selected: ["Blue"] }] },
+  });
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat)).at(-1), "You answered: Blue");
+  chat.close();
+});
+
+test("a model error mid-stream: status error with run_failed, the message as stored; the next send clears it", async () => {
+  const chat = await open();
+  await chat.send("fail");
+  await until(() => chat.status === "error", "the failed run");
+  assert.equal(chat.error?.code, "run_failed");
+  await assertStored(chat);
+  assert.equal(lastReply(chat)!.finished_reason, "error");
+  await chat.send("after");
+  assert.equal(chat.error, null);
+  await assertStored(chat);
+  assert.equal(chat.status, "ready");
+  chat.close();
+});
+
+test("stop mid-stream: the reply ends interrupted and keeps its partial text, as stored; an idle stop sends nothing", async () => {
+  const chat = await open();
+  await chat.send("long 3000");
+  await until(() => (texts(lastReply(chat))[0]?.length ?? 0) > 200, "some text");
+  assert.equal(chat.status, "streaming");
+  await chat.stop();
+  await assertStored(chat);
+  const reply = lastReply(chat)!;
+  assert.equal(reply.finished_reason, "interrupted");
+  const text = texts(reply)[0]!;
+  assert.ok(text.length > 200 && text.length < words(3000).length, `${text.length} characters`);
+  assert.ok(words(3000).startsWith(text), "the kept text is the reply's beginning");
+  const before = proxy.requests.filter((r) => r.includes("/interrupt")).length;
+  await chat.stop();
+  assert.equal(proxy.requests.filter((r) => r.includes("/interrupt")).length, before);
+  chat.close();
+});
+
+test("the event stream cut at a random byte, then reconnected: no text lost or doubled", async () => {
+  const chat = await open({ retry: { initialMs: 50 } });
+  const streams = () => proxy.requests.filter((r) => r.endsWith("/stream")).length;
+  const before = streams();
+  await chat.send("long 800");
+  await until(() => (texts(lastReply(chat))[0]?.length ?? 0) > 100, "some text");
+  // the next connection is cut at a byte chosen at random (inside a frame, most likely)
+  const at = 2_000 + Math.floor(Math.random() * 30_000);
+  proxy.cutAfter(at);
+  // drop the current connection: the proxy kills it by closing every socket it holds
+  await proxy.dropStreams();
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat))[0], words(800), `cut at byte ${at}`);
+  assert.ok(streams() >= before + 2, `${streams() - before} connections`);
+  chat.close();
+});
+
+test("a stalled stream (no byte for stallMs) is dropped and resumed", async () => {
+  const chat = await open({ stallMs: 1_500, retry: { initialMs: 50 } });
+  const streams = () => proxy.requests.filter((r) => r.endsWith("/stream")).length;
+  await chat.send("slow");
+  await until(() => (texts(lastReply(chat))[0]?.length ?? 0) > 5, "some text");
+  proxy.stallAfter(0);
+  const before = streams();
+  await proxy.dropStreams();
+  // the stalled connection is noticed and replaced
+  await until(() => streams() >= before + 2, "a reconnect after the stall", 20_000);
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat))[0], Array.from({ length: 20 }, (_, i) => `s${i} `).join(""));
+  chat.close();
+});
+
+test("a page reload mid-reply: history, then the stream's replay, then live; equal to the stored reply", async () => {
+  const first = await open();
+  await first.send("long 800");
+  await until(() => (texts(lastReply(first))[0]?.length ?? 0) > 300, "some text");
+  first.close();
+  const reloaded = await open({ sessionId: first.sessionId });
+  assert.equal(reloaded.messages[0]!.role, "user");
+  // the service said is_running: streaming from the start, before any replayed event
+  assert.equal(reloaded.status, "streaming");
+  await assertStored(reloaded);
+  assert.equal(texts(lastReply(reloaded))[0], words(800));
+  assert.deepEqual(reloaded.getSnapshot().partial, []);
+  reloaded.close();
+});
+
+test("a reload past the service's 1,000-event replay log: the reply shows what arrived, marked partial, then the stored one", async () => {
+  const first = await open();
+  await first.send("long 2500");
+  await until(() => (texts(lastReply(first))[0]?.length ?? 0) > words(1400).length, "1,400 words", 60_000);
+  first.close();
+  const reloaded = await open({ sessionId: first.sessionId });
+  const id = await new Promise<string>((resolve) => {
+    const check = () => reloaded.getSnapshot().partial[0];
+    void until(() => check() !== undefined, "a partial reply").then(() => resolve(check()!));
+  });
+  const shown = texts(reloaded.messages.find((m) => m.id === id))[0] ?? "";
+  // the replay started mid-reply: what arrived is a later part of the text, never invented
+  assert.ok(!shown.startsWith("w0 ") && shown.length > 0, shown.slice(0, 40));
+  assert.ok(words(2500).includes(shown), "a contiguous part of the reply");
+  await assertStored(reloaded);
+  assert.deepEqual(reloaded.getSnapshot().partial, []);
+  assert.equal(texts(lastReply(reloaded))[0], words(2500));
+  reloaded.close();
+});
+
+test("a send during a run is busy (nothing sent); a send right at REPLY_END waits out the service's 409", async () => {
+  const chat = await open();
+  await chat.send("long 300");
+  await until(() => chat.status === "streaming", "streaming");
+  const posts = () => proxy.requests.filter((r) => r === "POST /chat/").length;
+  const before = posts();
+  await assert.rejects(chat.send("too soon"), (e: MsgError) => e.code === "busy");
+  assert.equal(posts(), before);
+  assert.equal(chat.messages.filter((m) => m.role === "user").length, 1);
+  await assertStored(chat);
+  // the next one sent the moment a reply ends (from onFinish: the run still saves, so the
+  // service answers 409 and the client retries)
+  let resolveSecond!: () => void;
+  const second = new Promise<void>((r) => (resolveSecond = r));
+  let fired = false;
+  const again = await open({
+    sessionId: chat.sessionId,
+    onFinish: () => {
+      if (fired) return;
+      fired = true;
+      void again.send("right after").then(resolveSecond, (e) => assert.fail(e));
+    },
+  });
+  await again.send("long 200");
+  await second;
+  await assertStored(again);
+  assert.deepEqual(texts(lastReply(again)), ["You said: right after"]);
+  assert.ok(proxy.statuses.includes("POST /chat/ 409"), "the service said 409 at least once");
+  chat.close();
+  again.close();
+});
+
+test("service quirks: a stray REPLY_START after an idle interrupt, a stale confirmation, a user message while a confirmation waits", async () => {
+  const chat = await open();
+  await chat.send("hello");
+  await assertStored(chat);
+  // another client interrupts the idle session: the service sends REPLY_START of the finished reply and nothing else
+  await api(service, "POST", `/sessions/${chat.sessionId}/interrupt?agent_id=${service.agentId}`);
+  await new Promise((r) => setTimeout(r, 500));
+  await until(() => chat.status === "ready", "ready after the stray REPLY_START", 10_000);
+  await assertStored(chat);
+
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the confirmation");
+  const call = chat.pendingActions[0]!;
+  // another client sends a user message meanwhile: REPLY_START + REPLY_END error (setup); the call still waits
+  await new Promise((r) => setTimeout(r, 1500));
+  await api(service, "POST", "/chat/", { agent_id: service.agentId, session_id: chat.sessionId, input: { name: "user", role: "user", content: [{ type: "text", text: "meanwhile" }] } });
+  await until(() => chat.messages.some((m) => m.error?.type === "setup"), "the setup error reply");
+  await assertStored(chat);
+  assert.equal(chat.status, "awaiting_input");
+  await chat.confirm(call.toolCall.id, true);
+  await assertStored(chat);
+  // the same answer again, from another client (stale): USER_CONFIRM_RESULT, REPLY_START and never REPLY_END
+  const stale = { type: "USER_CONFIRM_RESULT", reply_id: call.replyId, confirm_results: [{ confirmed: true, tool_call: call.toolCall }] };
+  await api(service, "POST", "/chat/", { agent_id: service.agentId, session_id: chat.sessionId, input: stale });
+  await new Promise((r) => setTimeout(r, 500));
+  // the client asks the service (statusPollMs) and settles instead of streaming for ever
+  await until(() => chat.status === "ready", "ready after the stale confirmation", 15_000);
+  await assertStored(chat);
+  chat.close();
+});
+
+test("a reload while a confirmation waits (the service says is_running false): the card comes from the stored reply", async () => {
+  const first = await open();
+  await first.send("confirm");
+  await until(() => first.status === "awaiting_input", "the confirmation");
+  first.close();
+  await new Promise((r) => setTimeout(r, 1000));
+  const reloaded = await open({ sessionId: first.sessionId });
+  await until(() => reloaded.status === "awaiting_input", "the pending card after the reload");
+  const [action] = reloaded.pendingActions;
+  assert.equal(action!.toolCall.name, "Bash");
+  await reloaded.confirm(action!.toolCall.id, true);
+  await assertStored(reloaded);
+  assert.equal(texts(lastReply(reloaded)).at(-1), "The Bash call was approved.");
+  reloaded.close();
+});
+
+test("two tabs on one session: the second sees the first's reply stream, and both end equal to the store", async () => {
+  const one = await open();
+  const two = await open({ sessionId: one.sessionId });
+  await one.send("long 400");
+  await until(() => (texts(lastReply(two))[0]?.length ?? 0) > 100, "the reply streaming in the second tab");
+  assert.equal(two.status, "streaming");
+  await assertStored(one);
+  await assertStored(two);
+  assert.deepEqual(comparable(one.messages), comparable(two.messages));
+  one.close();
+  two.close();
+});
+
+test("listeners: coalesced (far fewer than events), a throwing one reported and harmless", async () => {
+  const errors: unknown[] = [];
+  const chat = await open({ onError: (e) => errors.push(e) });
+  let calls = 0;
+  chat.subscribe(() => {
+    calls += 1;
+  });
+  chat.subscribe(() => {
+    throw new Error("a listener bug");
+  });
+  await chat.send("long 1000");
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat))[0], words(1000));
+  assert.ok(calls > 1 && calls < 1000, `${calls} notifications for 1,000+ events`);
+  assert.ok(errors.some((e) => (e as Error).message === "a listener bug"));
+  chat.close();
+});
+
+test("bad arguments and a lost service are typed errors", async () => {
+  await assert.rejects(Chat.open({} as never), (e: MsgError) => e.code === "invalid_argument");
+  assert.throws(() => new AgentScopeTransport({ baseUrl: "not a url", userId: "u", agentId: "a" }), (e: MsgError) => e.code === "invalid_argument");
+  await assert.rejects(Chat.open(transport(), { sessionId: "no-such-session" }), (e: MsgError) => e.code === "http_error" && e.status === 404);
+  // a port nobody listens on
+  const gone = new AgentScopeTransport({ baseUrl: "http://127.0.0.1:9", userId: "u", agentId: "a" });
+  await assert.rejects(Chat.open(gone), (e: MsgError) => e.code === "service_unavailable");
+  // a chat whose service goes away: reconnects, then says so
+  const lone = await startProxy(service.url);
+  const chat = await open({ retry: { initialMs: 20, maxMs: 50, attempts: 3 }, onError: () => {} }, lone.url);
+  await lone.close();
+  await until(() => chat.status === "error", "the lost service", 20_000);
+  assert.equal(chat.error?.code, "service_unavailable");
+  chat.close();
+});
