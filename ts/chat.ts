@@ -458,6 +458,26 @@ export class Chat {
     return this.getSnapshot().pendingActions;
   }
 
+  /**
+   * Resolves with the first snapshot (now or later) whose status is `ready`,
+   * `awaiting_input`, `error` or `closed`: the reply in flight has ended, parked, or failed.
+   * For scripts and tests; a UI subscribes instead.
+   */
+  settled(): Promise<ChatSnapshot> {
+    const done = (s: ChatSnapshot) => s.status === "ready" || s.status === "awaiting_input" || s.status === "error" || s.status === "closed";
+    const now = this.getSnapshot();
+    if (done(now)) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const unsubscribe = this.subscribe(() => {
+        const s = this.getSnapshot();
+        if (!done(s)) return;
+        unsubscribe();
+        resolve(s);
+      });
+      // close() notifies before it drops the listeners
+    });
+  }
+
   /** Whether older stored messages exist (see {@link Chat.loadOlder}). */
   get hasMore(): boolean {
     return this.#hasMore;

@@ -204,6 +204,12 @@ export declare class Chat {
     get error(): MsgError | null;
     /** `getSnapshot().pendingActions`. */
     get pendingActions(): readonly PendingAction[];
+    /**
+     * Resolves with the first snapshot (now or later) whose status is `ready`,
+     * `awaiting_input`, `error` or `closed`: the reply in flight has ended, parked, or failed.
+     * For scripts and tests; a UI subscribes instead.
+     */
+    settled(): Promise<ChatSnapshot>;
     /** Whether older stored messages exist (see {@link Chat.loadOlder}). */
     get hasMore(): boolean;
     /** What the stream's `Session` skipped (the last 200): stale replays, events of replies it never saw start. */

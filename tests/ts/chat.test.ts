@@ -5,10 +5,13 @@
 // rebuilt equal the messages the service stored (GET /sessions/{sid}/messages), up to the
 // values the reducer makes up itself (helpers.ts, nullRecordingVolatiles).
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { AgentScopeTransport, Chat, type ChatOptions } from "../../pkg/dist/chat.js";
 import { MsgError, type MsgJSON } from "../../pkg/dist/index.js";
-import { nullRecordingVolatiles, thaw, type Json } from "./helpers.ts";
+import { installPackedPackage, nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
 import { api, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
 
 let service: Service;
@@ -357,7 +360,7 @@ test("two tabs on one session: the second sees the first's reply stream, and bot
 
 test("listeners: coalesced (far fewer than events), a throwing one reported and harmless", async () => {
   const errors: unknown[] = [];
-  const chat = await open({ onError: (e) => errors.push(e) });
+  const chat = await open({ onError: (e) => errors.push(e), throttleMs: 50 });
   let calls = 0;
   chat.subscribe(() => {
     calls += 1;
@@ -365,10 +368,15 @@ test("listeners: coalesced (far fewer than events), a throwing one reported and 
   chat.subscribe(() => {
     throw new Error("a listener bug");
   });
+  const t0 = Date.now();
   await chat.send("long 1000");
+  await until(() => chat.status === "ready", "the end");
+  const elapsed = Date.now() - t0;
+  const during = calls;
   await assertStored(chat);
   assert.equal(texts(lastReply(chat))[0], words(1000));
-  assert.ok(calls > 1 && calls < 1000, `${calls} notifications for 1,000+ events`);
+  // at most one per 50 ms (throttleMs), however many events and chunks came
+  assert.ok(during > 1 && during <= elapsed / 50 + 2, `${during} notifications in ${elapsed} ms for 1,000+ events`);
   assert.ok(errors.some((e) => (e as Error).message === "a listener bug"));
   chat.close();
 });
@@ -387,4 +395,16 @@ test("bad arguments and a lost service are typed errors", async () => {
   await until(() => chat.status === "error", "the lost service", 20_000);
   assert.equal(chat.error?.code, "service_unavailable");
   chat.close();
+});
+
+test("the README's plain TypeScript example (examples/chat.ts) runs on the packed package against the service", () => {
+  const example = readFileSync(join(root, "examples/chat.ts"), "utf8");
+  assert.ok(readFileSync(join(root, "README.md"), "utf8").includes(example.trim()), "the README shows examples/chat.ts verbatim");
+  mkdirSync(join(root, "target"), { recursive: true });
+  const scratch = mkdtempSync(join(root, "target", "chat-example-"));
+  installPackedPackage(scratch, "chat-example");
+  copyFileSync(join(root, "examples/chat.ts"), join(scratch, "chat.ts"));
+  const out = execFileSync(process.execPath, ["--import", "tsx", "chat.ts", JSON.stringify(service.info)], { cwd: scratch, encoding: "utf8", timeout: 120_000 });
+  assert.match(out, /^approving Bash \{"command": "touch confirm.txt"/m);
+  assert.match(out, /^The Bash call was approved\.$/m);
 });
