@@ -108,7 +108,8 @@ export class AgentScopeTransport implements ChatTransport {
     this.#agentId = agentId;
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== "function") throw new MsgError("invalid_argument", "AgentScopeTransport: no fetch (pass options.fetch)");
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // called as a plain function: a browser's fetch refuses another `this` ("Illegal invocation")
+    this.#fetch = (input, init) => f.call(globalThis, input, init);
     this.#headers = { ...options.headers };
     if (options.session !== undefined && (typeof options.session !== "object" || options.session === null)) {
       throw new MsgError("invalid_argument", "AgentScopeTransport: session must be an object (fields of POST /sessions/)");
@@ -664,23 +665,26 @@ export class Chat {
       try {
         if (!first) await this.#refresh(false);
         first = false;
-        const response = await this.#transport.stream(this.sessionId, { after: this.#cursor, signal: controller.signal });
-        if (response.body === null) throw new MsgError("service_unavailable", "the event stream has no body");
-        this.#connected = true;
-        this.#error = this.#fatal ? this.#error : null;
-        this.#changed();
-        this.#session.restartStream();
-        const reader = response.body.getReader();
+        // no byte (not even the headers) for stallMs: the connection is dropped and replaced
+        let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
         let stall: ReturnType<typeof setTimeout> | undefined;
         const arm = () => {
           clearTimeout(stall);
           stall = setTimeout(() => {
             controller.abort(new MsgError("service_unavailable", `the event stream stalled: no byte for ${this.#options.stallMs} ms`));
-            void reader.cancel().catch(() => {});
+            void reader?.cancel().catch(() => {});
           }, this.#options.stallMs);
         };
         arm();
         try {
+          const response = await this.#transport.stream(this.sessionId, { after: this.#cursor, signal: controller.signal });
+          if (response.body === null) throw new MsgError("service_unavailable", "the event stream has no body");
+          this.#connected = true;
+          this.#error = this.#fatal ? this.#error : null;
+          this.#changed();
+          this.#session.restartStream();
+          reader = response.body.getReader();
+          arm();
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
@@ -693,7 +697,7 @@ export class Chat {
           }
         } finally {
           clearTimeout(stall);
-          reader.releaseLock();
+          reader?.releaseLock();
         }
         throw new MsgError("service_unavailable", "the event stream ended");
       } catch (e) {

@@ -175,8 +175,8 @@ const CONNECTING: ChatSnapshot = Object.freeze({
 
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
- * session, or resuming `sessionId`), re-renders at most once per macrotask (or per
- * `throttleMs`), closes it on unmount. StrictMode-safe: the open is deferred past React's
+ * session, or resuming `sessionId`), re-renders at most once per `throttleMs` (default
+ * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount. StrictMode-safe: the open is deferred past React's
  * dev-only unmount and remount, so one session, one stream and one POST per `send` reach
  * the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` opens a new chat;
  * other options are read when the chat opens. The .wasm loads on first use, not on import.
@@ -184,7 +184,9 @@ const CONNECTING: ChatSnapshot = Object.freeze({
 export function useChat(options: UseChatOptions): UseChatResult {
   const { baseUrl, userId, agentId, sessionId, transport } = options;
   const [chat, setChat] = useState<Chat | null>(null);
-  const [openError, setOpenError] = useState<MsgError | null>(null);
+  // a failed open, with the options it failed for: new options show `connecting` at once
+  const [openError, setOpenError] = useState<{ error: MsgError; deps: readonly unknown[] } | null>(null);
+  const deps = [baseUrl, userId, agentId, sessionId, transport];
   const latest = useRef(options);
   latest.current = options;
   const opening = useRef<Gate | null>(null);
@@ -193,6 +195,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
     let opened: Chat | undefined;
     const gate = makeGate();
     opening.current = gate;
+    const failed = (e: unknown) => setOpenError({ error: e as MsgError, deps: [baseUrl, userId, agentId, sessionId, transport] });
     // deferred: StrictMode's dev-only unmount comes first and cancels it
     const timer = setTimeout(() => {
       const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, ...chatOptions } = latest.current;
@@ -200,11 +203,11 @@ export function useChat(options: UseChatOptions): UseChatResult {
       try {
         how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
       } catch (e) {
-        setOpenError(e as MsgError);
+        failed(e);
         gate.reject(e);
         return;
       }
-      Chat.open(how, chatOptions).then(
+      Chat.open(how, { throttleMs: 16, ...chatOptions }).then(
         (c) => {
           if (cancelled) return c.close();
           opened = c;
@@ -213,7 +216,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
         },
         (e: unknown) => {
           if (cancelled) return;
-          setOpenError(e as MsgError);
+          failed(e);
           gate.reject(e);
         },
       );
@@ -244,8 +247,9 @@ export function useChat(options: UseChatOptions): UseChatResult {
     [ready],
   );
   const submitExternal = useCallback(async (results: ExternalResult | readonly ExternalResult[]) => (await ready()).submitExternal(results), [ready]);
-  const error = chat === null && openError !== null ? openError : snapshot.error;
-  const status = chat === null && openError !== null ? "error" : snapshot.status;
+  const failed = chat === null && openError !== null && openError.deps.every((d, i) => Object.is(d, deps[i])) ? openError.error : null;
+  const error = failed ?? snapshot.error;
+  const status = failed !== null ? "error" : snapshot.status;
   return {
     messages: snapshot.messages,
     status,

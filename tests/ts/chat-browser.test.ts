@@ -1,0 +1,664 @@
+// `agentscope-message/chat` and `useChat` in Chromium against the live AgentScope 2.0.11
+// service (scripts/agentscope-service), with the package as users get it: `npm pack`,
+// installed into a scratch consumer, pages in tests/chat-app/ built by Vite 8 (a
+// production build, and the dev server for React StrictMode). The promise: what a page
+// rebuilt from the event stream equals what the service stored (`GET
+// /sessions/{sid}/messages`), up to the values the reducer makes up itself
+// (`nullRecordingVolatiles`). The service has no CORS: one node server serves the pages
+// and forwards `/api/*` to it (same origin), counting requests by method and path.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { build, createServer as createViteServer, type ViteDevServer } from "vite";
+import { installPackedPackage, nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
+import { startService, stored, type Service } from "./service.ts";
+
+// Under target/ (git-ignored): vite, react and react-dom resolve from the repository's
+// node_modules by walking up; the package comes from the tarball, installed by npm.
+mkdirSync(join(root, "target"), { recursive: true });
+const scratch = mkdtempSync(join(root, "target", "chat-browser-"));
+const app = join(scratch, "app");
+const dist = join(scratch, "dist");
+const WAIT = 90_000; // 2 cores, other suites in parallel
+const TEST = { timeout: 300_000 };
+
+let service: Service | undefined;
+let modelConfig: Json;
+let browser: Browser | undefined;
+let server: Server | undefined;
+let vite: ViteDevServer | undefined;
+let base = "";
+const sockets = new Set<Socket>();
+
+/** `/api` requests as `METHOD /path` (the service's path, no query), in order; when each came. */
+const requests: string[] = [];
+const requestedAt: number[] = [];
+/** When the static server sent the last `.wasm`. */
+let wasmSentAt = 0;
+/** `GET /sessions/{sid}/messages` responses, in order of their end: whether a run held the session. */
+const historyPages: { sessionId: string; isRunning: boolean }[] = [];
+/** SSE frames forwarded on each session's event streams. */
+const frames = new Map<string, number>();
+/** How long the static server holds a `.wasm` response (test 4). */
+let wasmDelayMs = 0;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Forwards `/api/*` to the service, stripping `/api`; records what passes. */
+function forward(req: IncomingMessage, res: ServerResponse): void {
+  const path = req.url!.slice("/api".length) || "/";
+  const bare = path.split("?")[0]!;
+  requests.push(`${req.method} ${bare}`);
+  requestedAt.push(Date.now());
+  const stream = /^\/sessions\/([^/]+)\/stream$/.exec(bare)?.[1];
+  const history = /^\/sessions\/([^/]+)\/messages$/.exec(bare)?.[1];
+  const upstream = new URL(service!.url);
+  const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    res.flushHeaders(); // an event stream sends no byte until its first event (or a 30 s heartbeat)
+    let last = 0;
+    const body: Buffer[] = [];
+    up.on("data", (chunk: Buffer) => {
+      if (stream !== undefined) {
+        // frames end at a blank line; a chunk may split the "\n\n"
+        let n = frames.get(stream) ?? 0;
+        for (const byte of chunk) {
+          if (byte === 10 && last === 10) n += 1;
+          last = byte;
+        }
+        frames.set(stream, n);
+      }
+      if (history !== undefined) body.push(chunk);
+      res.write(chunk);
+    });
+    up.on("end", () => {
+      if (history !== undefined && up.statusCode === 200) {
+        historyPages.push({ sessionId: history, isRunning: JSON.parse(Buffer.concat(body).toString()).is_running === true });
+      }
+      res.end();
+    });
+    up.on("error", () => res.socket?.destroy());
+  });
+  out.on("error", () => res.socket?.destroy());
+  req.pipe(out);
+  res.on("close", () => out.destroy());
+}
+
+const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+/** The production build in dist/; a `.wasm` waits `wasmDelayMs`. */
+async function serveBuilt(pathname: string, res: ServerResponse): Promise<void> {
+  const path = normalize(join(dist, decodeURIComponent(pathname)));
+  if (!path.startsWith(dist) || !existsSync(path)) {
+    res.writeHead(404).end();
+    return;
+  }
+  if (path.endsWith(".wasm")) {
+    if (wasmDelayMs > 0) await sleep(wasmDelayMs);
+    wasmSentAt = Date.now();
+  }
+  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream", "cache-control": "no-store" });
+  res.end(readFileSync(path));
+}
+
+before(async () => {
+  const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
+  started.catch(() => {}); // awaited below; a failure there fails `before`
+  mkdirSync(app);
+  installPackedPackage(app, "chat-browser-consumer");
+  cpSync(join(root, "tests/chat-app"), app, { recursive: true });
+  copyFileSync(join(root, "examples/react-chat/App.tsx"), join(app, "App.tsx"));
+  const oxc = { jsx: { runtime: "automatic" as const } };
+  // `build` sets process.env.NODE_ENV to production (and leaves it): the dev server
+  // below would then serve React's production build (no StrictMode double effects)
+  const nodeEnv = process.env.NODE_ENV;
+  await build({
+    root: app,
+    configFile: false,
+    logLevel: "error",
+    oxc,
+    build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: ["plain.html", "react.html"].map((f) => join(app, f)) } },
+  });
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname.startsWith("/api/")) return forward(req, res);
+    if (url.pathname === "/config.json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ userId: service!.userId, agentId: service!.agentId, chatModelConfig: modelConfig }));
+      return;
+    }
+    if (url.pathname.startsWith("/dev/")) {
+      vite!.middlewares(req, res, () => res.writeHead(404).end());
+      return;
+    }
+    serveBuilt(url.pathname, res).catch(() => res.destroy());
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  if (nodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = nodeEnv;
+  vite = await createViteServer({
+    root: app,
+    mode: "development",
+    base: "/dev/",
+    configFile: false,
+    logLevel: "error",
+    clearScreen: false,
+    appType: "mpa",
+    oxc,
+    cacheDir: join(app, "node_modules/.vite-chat"),
+    // the HMR socket goes through the test server too (its upgrade requests)
+    server: { middlewareMode: true, ws: { server } },
+  });
+  service = await started;
+  modelConfig = service.info.chat_model_config;
+  assert.equal(typeof modelConfig?.credential_id, "string", "the service printed its chat_model_config");
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await vite?.close();
+  await service?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A new page; console errors/warnings and page errors land in `problems`. */
+async function newPage(path: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser!.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
+  });
+  await page.goto(`${base}${path}`);
+  return { page, problems };
+}
+
+/** Messages as compared: deep copies with what the reducer makes up itself nulled. */
+function comparable(messages: readonly Json[]): Json[] {
+  return messages.map((m) => {
+    const copy = thaw(m);
+    nullRecordingVolatiles(copy);
+    return copy;
+  });
+}
+
+const texts = (msg: Json, type = "text") => (msg.content as Json[]).filter((b) => b.type === type).map((b) => b[type === "text" ? "text" : "thinking"]);
+
+// ------------------------------------------------------------------ 1. plain Chat
+
+interface PlainSnapshot {
+  sessionId: string;
+  status: string;
+  error: { code: string; message: string } | null;
+  messages: Json[];
+  pendingActions: { kind: string; replyId: string; toolCallId: string }[];
+  partial: string[];
+  diagnostics: number;
+  pages: { isRunning: boolean; ids: string[] }[];
+  finished: Json[];
+  notifications: number;
+}
+type Driver = {
+  open(): Promise<string>;
+  send(text: string): Promise<void>;
+  confirm(approved: boolean): Promise<void>;
+  submitExternal(result: Json): Promise<void>;
+  stop(): Promise<void>;
+  snapshot(): PlainSnapshot;
+};
+declare const driver: Driver;
+
+let plain: { page: Page; problems: string[] } | undefined;
+
+async function plainPage(): Promise<Page> {
+  if (plain === undefined) {
+    plain = await newPage("/plain.html");
+    await plain.page.waitForFunction(() => document.getElementById("status")?.textContent === "idle", undefined, { timeout: WAIT });
+  }
+  return plain.page;
+}
+
+const snap = (page: Page) => page.evaluate(() => driver.snapshot());
+
+/** Waits for one of `statuses` and, past `pagesBefore`, a stored page fetched with no run holding the session (the run's refresh). */
+async function settle(page: Page, pagesBefore: number, statuses = ["ready"]): Promise<PlainSnapshot> {
+  await page.waitForFunction(
+    ([n, want]) => {
+      const s = driver.snapshot();
+      return want.includes(s.status) && s.pages.slice(n).some((p) => !p.isRunning);
+    },
+    [pagesBefore, statuses] as const,
+    { timeout: WAIT, polling: 50 },
+  );
+  return snap(page);
+}
+
+async function waitStatus(page: Page, status: string): Promise<PlainSnapshot> {
+  await page.waitForFunction((want) => driver.snapshot().status === want, status, { timeout: WAIT, polling: 50 });
+  return snap(page);
+}
+
+/** Opens a new chat (a new session) and sends `text`; resolves the page and the page count before the send. */
+async function openAndSend(text: string): Promise<{ page: Page; pages: number; sessionId: string }> {
+  const page = await plainPage();
+  const sessionId = await page.evaluate(() => driver.open());
+  await waitStatus(page, "ready");
+  const pages = (await snap(page)).pages.length;
+  await page.evaluate((t) => driver.send(t), text);
+  return { page, pages, sessionId };
+}
+
+/** The promise: the page's messages (and each reply as its REPLY_END left it) equal the stored ones. */
+async function assertRebuiltEqualsStored(s: PlainSnapshot): Promise<Json[]> {
+  const want = comparable(await stored(service!, s.sessionId));
+  assert.deepEqual(comparable(s.messages), want);
+  for (const m of comparable(s.finished)) assert.deepEqual(m, want.find((w) => w.id === m.id), `reply ${m.id} at its REPLY_END`);
+  assert.equal(s.partial.length, 0);
+  assert.deepEqual(plain!.problems, []);
+  return want;
+}
+
+const lastReply = (messages: Json[]) => messages.filter((m) => m.role === "assistant").at(-1);
+
+test("plain Chat in Chromium: an echo reply equals the stored one", TEST, async () => {
+  const { page, pages } = await openAndSend("hello there");
+  const s = await settle(page, pages);
+  const want = await assertRebuiltEqualsStored(s);
+  assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
+  assert.deepEqual(texts(want[0]), ["hello there"]);
+  assert.deepEqual(texts(want[1]), ["You said: hello there"]);
+  assert.equal(want[1].finished_reason, "completed");
+  assert.equal(s.finished.length, 1);
+  assert.equal(s.diagnostics, 0);
+});
+
+test("plain Chat in Chromium: think (thinking, then text)", TEST, async () => {
+  const { page, pages } = await openAndSend("think");
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  assert.deepEqual(texts(reply, "thinking"), ["Let me think about this."]);
+  assert.deepEqual(texts(reply), ["I thought about it."]);
+});
+
+test("plain Chat in Chromium: tool (a Bash call and its result)", TEST, async () => {
+  const { page, pages } = await openAndSend("tool");
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  const calls = reply.content.filter((b: Json) => b.type === "tool_call");
+  const results = reply.content.filter((b: Json) => b.type === "tool_result");
+  assert.deepEqual(calls.map((b: Json) => [b.name, b.state]), [["Bash", "finished"]]);
+  assert.deepEqual(results.map((b: Json) => [b.id, b.state]), [[calls[0].id, "success"]]);
+  assert.match(JSON.stringify(results[0].output), /tool-ok/);
+  assert.deepEqual(texts(reply), ["Running a tool.", "Tool said: tool-ok."]);
+});
+
+test("plain Chat in Chromium: parallel (two calls in one turn)", TEST, async () => {
+  const { page, pages } = await openAndSend("parallel");
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  const calls = reply.content.filter((b: Json) => b.type === "tool_call");
+  const results = reply.content.filter((b: Json) => b.type === "tool_result");
+  assert.equal(calls.length, 2);
+  assert.deepEqual(results.map((b: Json) => b.id).sort(), calls.map((b: Json) => b.id).sort());
+  assert.ok(results.every((b: Json) => b.state === "success"));
+  assert.deepEqual(texts(reply).at(-1), "Both tools ran: one, two.");
+});
+
+test("plain Chat in Chromium: image (a tool result with a base64 PNG data block)", TEST, async () => {
+  const { page, pages } = await openAndSend("image");
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  const result = reply.content.find((b: Json) => b.type === "tool_result");
+  const data = (result.output as Json[]).find((o) => o.type === "data");
+  assert.equal(data.source.type, "base64");
+  assert.equal(data.source.media_type, "image/png");
+  assert.deepEqual([...Buffer.from(data.source.data, "base64").subarray(1, 4)], [...Buffer.from("PNG")]);
+  assert.deepEqual(texts(reply).at(-1), "Here is the image.");
+});
+
+for (const approved of [true, false]) {
+  test(`plain Chat in Chromium: confirm ${approved ? "approved" : "denied"}`, TEST, async () => {
+    const { page } = await openAndSend("confirm");
+    const parked = await waitStatus(page, "awaiting_input");
+    assert.deepEqual(parked.pendingActions.map((a) => a.kind), ["confirm"]);
+    // parked: the stored reply has the call `asking` and no finished_reason, as the page's
+    assert.deepEqual(comparable(parked.messages), comparable(await stored(service!, parked.sessionId)));
+    const pages = parked.pages.length;
+    await page.evaluate((yes) => driver.confirm(yes), approved);
+    const want = await assertRebuiltEqualsStored(await settle(page, pages));
+    const reply = lastReply(want);
+    assert.equal(want.filter((m) => m.role === "assistant").length, 1, "the resumed reply is the same message");
+    const result = reply.content.find((b: Json) => b.type === "tool_result");
+    assert.equal(result.state, approved ? "success" : "denied");
+    assert.equal(texts(reply).at(-1), approved ? "The Bash call was approved." : "The Bash call was denied.");
+    assert.equal(reply.finished_reason, "completed");
+  });
+}
+
+test("plain Chat in Chromium: ask, answered with submitExternal", TEST, async () => {
+  const { page } = await openAndSend("ask");
+  const parked = await waitStatus(page, "awaiting_input");
+  assert.deepEqual(parked.pendingActions.map((a) => a.kind), ["external"]);
+  const pages = parked.pages.length;
+  await page.evaluate(() =>
+    driver.submitExternal({ output: "Blue", metadata: { answers: [{ question: "Which color do you prefer?", selected: ["Blue"] }] } }),
+  );
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  const result = reply.content.find((b: Json) => b.type === "tool_result");
+  assert.deepEqual([result.name, result.state], ["AskUser", "success"]);
+  assert.equal(texts(reply).at(-1), "You answered: Blue");
+});
+
+test("plain Chat in Chromium: long 400 stopped mid-stream keeps the partial text", TEST, async () => {
+  const { page } = await openAndSend("long 400");
+  await page.waitForFunction(
+    () => {
+      const m = driver.snapshot().messages.filter((x) => x.role === "assistant").at(-1);
+      return m !== undefined && JSON.stringify(m.content).includes("w20 ");
+    },
+    undefined,
+    { timeout: WAIT, polling: 20 },
+  );
+  const pages = (await snap(page)).pages.length;
+  await page.evaluate(() => driver.stop());
+  const want = await assertRebuiltEqualsStored(await settle(page, pages));
+  const reply = lastReply(want);
+  assert.equal(reply.finished_reason, "interrupted");
+  const text = texts(reply).join("");
+  assert.ok(text.startsWith("w0 w1 w2 ") && !text.includes("w399 "), `partial: ${text.length} chars, ends ${JSON.stringify(text.slice(-12))}`);
+});
+
+test("plain Chat in Chromium: fail ends with status error (run_failed), the message as stored", TEST, async () => {
+  const { page, pages } = await openAndSend("fail");
+  const s = await settle(page, pages, ["error"]);
+  assert.equal(s.error?.code, "run_failed");
+  const want = await assertRebuiltEqualsStored(s);
+  const reply = lastReply(want);
+  assert.equal(s.error!.message, `the reply failed: ${reply.error.message} (${reply.error.type})`);
+  assert.equal(reply.finished_reason, "error");
+  assert.equal(texts(reply).join(""), "This will fail");
+  await page.evaluate(() => driver.snapshot()); // still readable
+});
+
+// ------------------------------------------------------------------ 2-4. useChat
+
+const query = () =>
+  `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(modelConfig))}`;
+
+interface Shown {
+  status: string;
+  sessionId: string;
+  error: string;
+  renders: number;
+  changes: number;
+  mounts: number;
+  messages: Json[];
+}
+
+const readApp = (page: Page): Promise<Shown> =>
+  page.evaluate(() => {
+    const d = document.getElementById("app")!.dataset;
+    return {
+      status: d.status ?? "",
+      sessionId: d.session ?? "",
+      error: d.error ?? "",
+      renders: Number(d.renders),
+      changes: Number(document.getElementById("changes")!.dataset.count),
+      mounts: (window as unknown as { mounts: number }).mounts,
+      messages: JSON.parse(document.getElementById("messages")!.textContent!),
+    };
+  });
+
+const appStatus = (page: Page, status: string) =>
+  page.waitForFunction((want) => document.getElementById("app")?.dataset.status === want, status, { timeout: WAIT, polling: 50 });
+
+/** Sends through `window.app.send` and waits for `ready` after a stored page with no run holding the session. */
+async function sendAndSettle(page: Page, sessionId: string, text: string): Promise<Shown> {
+  const before = historyPages.length;
+  await page.evaluate((t) => (window as unknown as { app: { send: (t: string) => Promise<void> } }).app.send(t), text);
+  await page.waitForFunction(() => ["streaming", "submitted"].includes(document.getElementById("app")?.dataset.status ?? ""), undefined, { timeout: WAIT, polling: 20 }).catch(() => {});
+  const t0 = Date.now();
+  while (!historyPages.slice(before).some((p) => p.sessionId === sessionId && !p.isRunning)) {
+    if (Date.now() - t0 > WAIT) throw new Error(`no stored page after the ${text} run`);
+    await sleep(50);
+  }
+  await appStatus(page, "ready");
+  await sleep(100); // the notification after the merge (one macrotask) and its render
+  return readApp(page);
+}
+
+/** Opens the app at `path`; resolves once `ready`, with the requests its mount made. */
+async function mountApp(path: string, extra = ""): Promise<{ page: Page; problems: string[]; sessionId: string; made: string[] }> {
+  const before = requests.length;
+  const opened = await newPage(`${path}?${query()}${extra}`);
+  await appStatus(opened.page, "ready");
+  await sleep(300); // anything a second (StrictMode) mount would still send
+  const { sessionId } = await readApp(opened.page);
+  assert.match(sessionId, /^[0-9a-f]{32}$/);
+  return { ...opened, sessionId, made: requests.slice(before) };
+}
+
+test("useChat under StrictMode (Vite dev server): one session, one stream, one history load per mount; one POST /chat/ per send", TEST, async () => {
+  const { page, problems, sessionId, made } = await mountApp("/dev/react.html");
+  try {
+    // StrictMode mounted, unmounted and mounted the app: effects ran twice
+    assert.equal((await readApp(page)).mounts, 2, "StrictMode's double mount");
+    const mine = (what: string) => made.filter((r) => r === what).length;
+    const counts = {
+      createSession: mine("POST /sessions/"),
+      stream: mine(`GET /sessions/${sessionId}/stream`),
+      history: mine(`GET /sessions/${sessionId}/messages`),
+      chat: mine("POST /chat/"),
+    };
+    assert.deepEqual(counts, { createSession: 1, stream: 1, history: 1, chat: 0 }, made.join("\n"));
+    console.log(`useChat mount (dev, StrictMode): ${JSON.stringify(counts)}; all requests: ${JSON.stringify(made)}`);
+
+    const sent = requests.length;
+    const shown = await sendAndSettle(page, sessionId, "hello react");
+    const afterSend = requests.slice(sent);
+    assert.equal(afterSend.filter((r) => r === "POST /chat/").length, 1, "one POST /chat/ per send");
+    assert.equal(afterSend.filter((r) => r === "POST /sessions/" || r === `GET /sessions/${sessionId}/stream`).length, 0, "no new session, the stream stayed open");
+    assert.ok(afterSend.includes(`GET /sessions/${sessionId}/messages`), "the history refresh after the reply");
+    const want = comparable(await stored(service!, sessionId));
+    assert.deepEqual(comparable(shown.messages), want);
+    assert.deepEqual(texts(want[1]), ["You said: hello react"]);
+    const rendered = await page.evaluate(() => [...document.querySelectorAll('[data-block-type="text"]')].map((e) => e.textContent));
+    assert.deepEqual(rendered, ["hello react", "You said: hello react"]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// A reply of ~1,000 events, 1 ms apart: each arrives in its own network chunk. useChat's
+// default throttle (16 ms, about a frame) bounds the renders of such a burst; 50 ms fewer.
+const bursts = [
+  { name: "Vite dev server, StrictMode", path: "/dev/react.html", throttleMs: undefined },
+  { name: "production build", path: "/react.html", throttleMs: undefined },
+  { name: "production build, throttleMs 50", path: "/react.html", throttleMs: 50 },
+];
+for (const { name, path, throttleMs } of bursts) {
+  test(`useChat burst (${name}): long 1000 with a setState per snapshot change`, TEST, async () => {
+    const { page, problems, sessionId } = await mountApp(path, throttleMs === undefined ? "" : `&throttle=${throttleMs}`);
+    try {
+      const start = await readApp(page);
+      const framesBefore = frames.get(sessionId) ?? 0;
+      const t0 = Date.now();
+      const shown = await sendAndSettle(page, sessionId, "long 1000");
+      const ms = Date.now() - t0;
+      const events = (frames.get(sessionId) ?? 0) - framesBefore;
+      const renders = shown.renders - start.renders;
+      const changes = shown.changes - start.changes;
+      console.log(`burst (${name}): ${events} SSE frames in ${ms} ms; ${renders} App renders, ${changes} snapshot changes (ChangeCounter setState effects)`);
+      assert.deepEqual(problems.filter((p) => /#185|Maximum update depth/.test(p)), []);
+      assert.deepEqual(problems, []);
+      assert.ok(events >= 1000, `${events} events`);
+      assert.ok(changes >= 2, `${changes} changes`);
+      // never more than one snapshot change per event (StrictMode renders each twice)
+      assert.ok(changes <= events, `${changes} changes for ${events} events`);
+      // StrictMode renders each commit twice in a dev build
+      const perCommit = path.startsWith("/dev/") ? 2 : 1;
+      assert.ok((renders / perCommit) * 5 < events, `${renders} renders for ${events} events`);
+      assert.ok(changes <= ms / (throttleMs ?? 16) + 3, `${changes} snapshot changes in ${ms} ms`);
+      const want = comparable(await stored(service!, sessionId));
+      assert.deepEqual(comparable(shown.messages), want);
+      const text = texts(lastReply(want)).join("");
+      assert.ok(text.startsWith("w0 w1 ") && text.endsWith("w999 "), text.slice(-20));
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test("useChat: after a failed open, new options show connecting, not the old error (Vite dev server)", TEST, async () => {
+  const { page, problems } = await newPage(`/dev/react.html?${query()}&badFirst`);
+  try {
+    await appStatus(page, "error");
+    assert.equal((await readApp(page)).error, "invalid_argument");
+    await page.evaluate((user) => (window as unknown as { setUser: (u: string) => void }).setUser(user), service!.userId);
+    await appStatus(page, "ready");
+    const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+    // each render's user and status: with the user set, never the old error
+    assert.deepEqual(statuses, ["none:connecting", "none:error", "user:connecting", "user:ready"]);
+    assert.equal((await readApp(page)).error, "");
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("importing agentscope-message/react does not block first paint (the .wasm held 2 s)", TEST, async () => {
+  wasmDelayMs = 2_000;
+  const requestsBefore = requests.length;
+  const { page, problems } = await newPage(`/react.html?${query()}`);
+  try {
+    await appStatus(page, "ready");
+    wasmDelayMs = 0;
+    const timing = await page.evaluate(() => {
+      const paint = performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint");
+      const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith(".wasm")) as PerformanceResourceTiming | undefined;
+      const first = (window as unknown as { firstCommit: { at: number; status: string } }).firstCommit;
+      return { fcp: paint?.startTime ?? null, firstCommit: first, wasmStart: wasm?.startTime ?? null, wasmResponseStart: wasm?.responseStart ?? null, wasmEnd: wasm?.responseEnd ?? null };
+    });
+    console.log(`first paint: FCP ${timing.fcp?.toFixed(0)} ms, first commit ${timing.firstCommit.at.toFixed(0)} ms (${timing.firstCommit.status}); .wasm requested at ${timing.wasmStart?.toFixed(0)} ms, first byte ${timing.wasmResponseStart?.toFixed(0)} ms, arrived ${timing.wasmEnd?.toFixed(0)} ms`);
+    assert.equal(timing.firstCommit.status, "connecting");
+    assert.ok(timing.fcp !== null && timing.wasmEnd !== null && timing.wasmResponseStart !== null);
+    assert.ok(timing.wasmResponseStart - timing.wasmStart! >= 1_900, "the .wasm was held");
+    assert.ok(timing.fcp < timing.wasmResponseStart, `painted at ${timing.fcp} ms, before the .wasm's first byte at ${timing.wasmResponseStart} ms`);
+    assert.ok(timing.firstCommit.at < timing.wasmResponseStart);
+    // nothing reached the service before the .wasm: Chat.open loads it first
+    const { sessionId } = await readApp(page);
+    const mine = requests.map((r, i) => [r, requestedAt[i]!] as const).slice(requestsBefore);
+    assert.deepEqual(mine.filter(([r]) => r === "POST /sessions/").length, 1);
+    assert.ok(mine.every(([, at]) => at >= wasmSentAt), "every /api request came after the .wasm was sent");
+    const shown = await sendAndSettle(page, sessionId, "after the wait");
+    assert.deepEqual(comparable(shown.messages), comparable(await stored(service!, sessionId)));
+    assert.deepEqual(texts(lastReply(shown.messages)), ["You said: after the wait"]);
+    assert.deepEqual(problems, []);
+  } finally {
+    wasmDelayMs = 0;
+    await page.close();
+  }
+});
+
+// ------------------------------------------------------------------ 5. the README example
+
+const run = promisify(execFile);
+const compilers: Record<string, string> = {
+  "7": "node_modules/typescript/bin/tsc",
+  "6.0": "node_modules/typescript-6.0/bin/tsc",
+  "5.9": "node_modules/typescript-5.9/bin/tsc",
+};
+
+test("examples/react-chat/App.tsx type-checks in Vite 8's react-ts setup (tsconfig.app.json, skipLibCheck false) with TS 7, 6.0 and 5.9", TEST, async () => {
+  const example = readFileSync(join(root, "examples/react-chat/App.tsx"), "utf8");
+  assert.ok(readFileSync(join(root, "README.md"), "utf8").includes(example.trim()), "the README shows examples/react-chat/App.tsx verbatim");
+  // its own folder (outside the dev server's root) over the installed package
+  const project = join(scratch, "tscheck");
+  mkdirSync(join(project, "src"), { recursive: true });
+  symlinkSync(join(app, "node_modules"), join(project, "node_modules"), "dir");
+  copyFileSync(join(root, "examples/react-chat/App.tsx"), join(project, "src/App.tsx"));
+  const viteClient = existsSync(join(root, "node_modules/vite/client.d.ts"));
+  assert.ok(viteClient, "vite/client resolves (types: [\"vite/client\"] as in the template)");
+  // create-vite 8's template-react-ts/tsconfig.app.json, skipLibCheck turned off
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2022",
+      useDefineForClassFields: true,
+      lib: ["ES2022", "DOM", "DOM.Iterable"],
+      module: "ESNext",
+      types: ["vite/client"],
+      skipLibCheck: false,
+      moduleResolution: "bundler",
+      allowImportingTsExtensions: true,
+      verbatimModuleSyntax: true,
+      moduleDetection: "force",
+      noEmit: true,
+      jsx: "react-jsx",
+      strict: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      erasableSyntaxOnly: true,
+      noFallthroughCasesInSwitch: true,
+      noUncheckedSideEffectImports: true,
+    },
+    include: ["src"],
+  };
+  writeFileSync(join(project, "tsconfig.app.json"), JSON.stringify(tsconfig, null, 2));
+  const lines = readFileSync(join(root, "examples/react-chat/App.tsx"), "utf8").trimEnd().split("\n").length;
+  assert.ok(lines <= 70, `${lines} lines`);
+  const failures: string[] = [];
+  for (const [version, tsc] of Object.entries(compilers)) {
+    if (!existsSync(join(root, tsc))) {
+      failures.push(`TypeScript ${version}: not installed (${tsc})`);
+      continue;
+    }
+    try {
+      await run(process.execPath, [join(root, tsc), "-p", "tsconfig.app.json"], { cwd: project });
+    } catch (e) {
+      const { stdout, stderr } = e as { stdout: string; stderr: string };
+      failures.push(`TypeScript ${version}:\n${stdout}${stderr}`);
+    }
+  }
+  assert.deepEqual(failures, []);
+});
+
+test("examples/react-chat/App.tsx works: confirm, Approve, the approved reply shown (Vite dev server, StrictMode)", TEST, async () => {
+  const before = requests.length;
+  const { page, problems } = await newPage(`/dev/example.html?${query()}`);
+  try {
+    await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT });
+    const created = requests.slice(before).filter((r) => r === "POST /sessions/").length;
+    assert.equal(created, 1);
+    await page.fill("input", "confirm");
+    await page.click("text=Send");
+    await page.click("text=Approve", { timeout: WAIT });
+    await page.waitForFunction(() => document.body.textContent!.includes("The Bash call was approved."), undefined, { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT });
+    const shown = await page.evaluate(() => [...document.querySelectorAll("article")].map((a) => [a.className, a.textContent]));
+    assert.deepEqual(shown.map(([role]) => role), ["user", "assistant"]);
+    assert.equal(shown[0]![1], "confirm");
+    assert.match(shown[1]![1]!, /^I need to create a file\.Bash\(.*touch confirm\.txt.*\) · finished→ .* · successThe Bash call was approved\.$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
