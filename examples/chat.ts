@@ -1,6 +1,6 @@
-// A chat with an AgentScope 2.0 service in plain TypeScript (node ≥ 20; in a page, the
-// same without process.argv). The argument is the JSON line scripts/agentscope-service
-// prints: {"urls": [...], "user_id", "agent_id", "chat_model_config"}.
+// A chat with an AgentScope 2.0 service in plain TypeScript: node ≥ 20, an ES module
+// project. (In a page: the same with the service behind the page's own origin, since it
+// sends no CORS headers.) The argument is the JSON line scripts/agentscope-service prints.
 import { AgentScopeTransport, Chat } from "agentscope-message/chat";
 
 const service = JSON.parse(process.argv[2] ?? "{}");

@@ -673,7 +673,10 @@ function renderMessage(view, msg) {
     place(view, key, i, block, renderBlock(block, seen?.node, live), host);
   });
   const parts = [];
-  if (msg.usage) parts.push(`${msg.usage.input_tokens} in · ${msg.usage.output_tokens} out tokens`);
+  // (an interrupted reply is stored with zero usage: no figure rather than a wrong one)
+  if (msg.usage && (msg.usage.input_tokens > 0 || msg.usage.output_tokens > 0)) {
+    parts.push(`${msg.usage.input_tokens} in · ${msg.usage.output_tokens} out tokens`);
+  }
   if (msg.finished_reason) parts.push(msg.finished_reason);
   const text = parts.join(" · ");
   if (view.meta.dataset.text !== text || (msg.error && !view.meta.querySelector(".error"))) {
