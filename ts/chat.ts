@@ -103,6 +103,22 @@ export class AgentScopeTransport implements ChatTransport {
     } catch {
       throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(String(baseUrl))} is not a URL`);
     }
+    if ((base.protocol !== "http:" && base.protocol !== "https:") || base.search !== "" || base.hash !== "") {
+      throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(base.href)} must be an http(s) URL without a query or fragment`);
+    }
+    // a header value with a line break is refused by fetch (and would be an injection)
+    const headerText = (value: unknown) => typeof value === "string" && !/[\r\n\0]/.test(value);
+    if (!headerText(userId)) throw new MsgError("invalid_argument", "AgentScopeTransport: userId must not hold a line break");
+    if (options.headers !== undefined) {
+      if (typeof options.headers !== "object" || options.headers === null || Array.isArray(options.headers)) {
+        throw new MsgError("invalid_argument", "AgentScopeTransport: headers must be an object of strings");
+      }
+      for (const [name, value] of Object.entries(options.headers)) {
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || !headerText(value)) {
+          throw new MsgError("invalid_argument", `AgentScopeTransport: header ${JSON.stringify(name)} is not a valid header`);
+        }
+      }
+    }
     this.#base = base.href.replace(/\/+$/, "");
     this.#userId = userId;
     this.#agentId = agentId;
@@ -111,7 +127,7 @@ export class AgentScopeTransport implements ChatTransport {
     // called as a plain function: a browser's fetch refuses another `this` ("Illegal invocation")
     this.#fetch = (input, init) => f.call(globalThis, input, init);
     this.#headers = { ...options.headers };
-    if (options.session !== undefined && (typeof options.session !== "object" || options.session === null)) {
+    if (options.session !== undefined && (typeof options.session !== "object" || options.session === null || Array.isArray(options.session))) {
       throw new MsgError("invalid_argument", "AgentScopeTransport: session must be an object (fields of POST /sessions/)");
     }
     this.#sessionBody = { ...options.session };
@@ -298,11 +314,22 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
-function number(value: unknown, name: string, fallback: number): number {
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_DELAY = 2 ** 31 - 1;
+
+/** A chat option in ms (or a count): `fallback` when absent; `invalid_argument` outside `min`…2^31 - 1 (Infinity where `infinite`). */
+function number(value: unknown, name: string, fallback: number, min = 0, infinite = false): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value >= 0)) throw new MsgError("invalid_argument", `chat option ${name} must be a number ≥ 0`);
-  return value;
+  const ok = typeof value === "number" && value >= min && (value <= MAX_DELAY || (infinite && value === Infinity));
+  if (!ok) throw new MsgError("invalid_argument", `chat option ${name} must be a number from ${min} to ${MAX_DELAY}${infinite ? " (or Infinity)" : ""}`);
+  return value as number;
 }
+
+type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs">> & ChatOptions;
+type Retry = { initialMs: number; maxMs: number; attempts: number };
 
 type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
 
@@ -314,14 +341,15 @@ type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
  * loses nor doubles text, and each reply is exactly the message the service stores.
  *
  * Status, errors and reconnects: see {@link ChatStatus} and {@link ChatOptions}. After
- * `close()` every method but the readers throws `MsgError` (`closed`).
+ * `close()` every method but the readers and `subscribe` (a no-op then) throws `MsgError`
+ * (`closed`).
  */
 export class Chat {
   /** The session's id (given, or created by `open`). */
   readonly sessionId: string;
   readonly #transport: ChatTransport;
-  readonly #options: Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs">> & ChatOptions;
-  readonly #retry: { initialMs: number; maxMs: number; attempts: number };
+  readonly #options: Settings;
+  readonly #retry: Retry;
   #session: Session;
   #history: MsgJSON[] = [];
   #historyIds = new Set<string>();
@@ -339,6 +367,12 @@ export class Chat {
   #error: MsgError | null = null;
   #submit: { kind: "send" | "answer"; replies: number; replyId?: string; seen?: MsgJSON } | null = null;
   #runError = false;
+  /** POST /chat/ requests in flight (the watchdog waits for them) */
+  #posting = 0;
+  /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
+  #hidden = new Set<string>();
+  /** user turns posted (their POST resolved) that the store does not hold yet, with when */
+  #posted = new Map<MsgJSON, number>();
   /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
   #serviceRunning = false;
   #diagnostics: Diagnostic[] = [];
@@ -357,19 +391,33 @@ export class Chat {
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
     this.sessionId = sessionId;
-    this.#options = {
+    [this.#options, this.#retry] = Chat.#normalize(options);
+    this.#session = new Session({ dedup: true });
+  }
+
+  /** The options checked and defaulted; `invalid_argument` for a bad one. */
+  static #normalize(options: ChatOptions): [Settings, Retry] {
+    for (const name of ["onError", "onFinish"] as const) {
+      if (options[name] !== undefined && typeof options[name] !== "function") throw new MsgError("invalid_argument", `chat option ${name} must be a function`);
+    }
+    if (options.retry !== undefined && (typeof options.retry !== "object" || options.retry === null)) {
+      throw new MsgError("invalid_argument", "chat option retry must be {initialMs?, maxMs?, attempts?}");
+    }
+    if (options.userName !== undefined && typeof options.userName !== "string") throw new MsgError("invalid_argument", "chat option userName must be a string");
+    const settings: Settings = {
       ...options,
-      stallMs: number(options.stallMs, "stallMs", 45_000),
+      // Infinity: never dropped for silence
+      stallMs: number(options.stallMs, "stallMs", 45_000, 1, true),
       throttleMs: number(options.throttleMs, "throttleMs", 0),
       busyWaitMs: number(options.busyWaitMs, "busyWaitMs", 10_000),
-      statusPollMs: number(options.statusPollMs, "statusPollMs", 5_000),
+      statusPollMs: number(options.statusPollMs, "statusPollMs", 5_000, 1),
     };
-    this.#retry = {
+    const retry: Retry = {
       initialMs: number(options.retry?.initialMs, "retry.initialMs", 250),
       maxMs: number(options.retry?.maxMs, "retry.maxMs", 5_000),
-      attempts: number(options.retry?.attempts, "retry.attempts", 8),
+      attempts: number(options.retry?.attempts, "retry.attempts", 8, 0, true),
     };
-    this.#session = new Session({ dedup: true });
+    return [settings, retry];
   }
 
   /**
@@ -387,6 +435,7 @@ export class Chat {
     if (options.sessionId !== undefined && (typeof options.sessionId !== "string" || options.sessionId === "")) {
       throw new MsgError("invalid_argument", "chat option sessionId must be a non-empty string");
     }
+    Chat.#normalize(options); // bad options are refused before a session is made
     await init();
     const sessionId = options.sessionId ?? (await transport.createSession());
     const chat = new Chat(transport, sessionId, options);
@@ -415,7 +464,7 @@ export class Chat {
     for (const t of this.#tail) {
       if (t.kind === "user") {
         if (!this.#historyIds.has(t.msg.id)) messages.push(t.msg);
-      } else if (!this.#historyIds.has(t.id)) {
+      } else if (!this.#historyIds.has(t.id) && !this.#hidden.has(t.id)) {
         const m = byId.get(t.id);
         if (m !== undefined) messages.push(m);
       }
@@ -517,7 +566,7 @@ export class Chat {
   /** A reply started and not ended, that the service has not been found idle on since. */
   #inFlight(messages: readonly MsgJSON[]): boolean {
     for (const m of messages) {
-      if (m.role !== "assistant" || !this.#tailReplies.has(m.id) && !this.#live(m.id)) continue;
+      if (m.role !== "assistant" || (!this.#tailReplies.has(m.id) && !this.#live(m.id)) || this.#hidden.has(m.id)) continue;
       if (this.#session.isEnded(m.id)) continue;
       const settled = this.#settled.get(m.id);
       if (settled !== undefined && settled === m) continue;
@@ -565,8 +614,11 @@ export class Chat {
 
   // ---------------------------------------------------------------- history
 
-  /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
-  #merge(page: HistoryPage): void {
+  /**
+   * Merges a page of stored messages (by id; new ones after the known ones, in order),
+   * fetched from `asked` (ms) on.
+   */
+  #merge(page: HistoryPage, asked = 0): void {
     const index = new Map(this.#history.map((m, i) => [m.id, i]));
     for (const m of page.messages) {
       if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
@@ -591,11 +643,27 @@ export class Chat {
         // a reply parked on a human or an external executor: its continuation (a second
         // REPLY_START with the same id) must find it
         if (parked) this.#insert(m);
-      } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#session.isEnded(m.id) && !parked)) {
-        // joined mid-way, or its end was missed (the run is over): the stored one is whole
+      } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#session.isEnded(m.id))) {
+        // joined mid-way, or the run is over (ended or parked) and its end was missed: the
+        // stored one is whole
         this.#insert(m);
         this.#partial.delete(m.id);
       }
+    }
+    if (!page.isRunning) {
+      // at rest, what the store lacks was dropped by the service: a turn posted before
+      // this page was asked for (a run stopped before it saved), a reply it never stored
+      for (const [msg, at] of this.#posted) {
+        if (this.#historyIds.has(msg.id)) this.#posted.delete(msg);
+        else if (at < asked) {
+          this.#posted.delete(msg);
+          this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
+        }
+      }
+      for (const id of this.#partial) {
+        if (!this.#historyIds.has(id)) this.#hidden.add(id);
+      }
+      this.#partial.clear();
     }
     this.#tail = this.#tail.filter((t) => (t.kind === "user" ? !this.#historyIds.has(t.msg.id) : !this.#historyIds.has(t.id)));
     this.#changed();
@@ -633,9 +701,10 @@ export class Chat {
       try {
         let wait = 100;
         for (let i = 0; ; i++) {
+          const asked = Date.now();
           const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
           if (!untilIdle || !page.isRunning || i >= 40) {
-            this.#merge(page);
+            this.#merge(page, asked);
             return;
           }
           await sleep(wait, this.#lifetime.signal);
@@ -661,7 +730,10 @@ export class Chat {
       this.#connection = controller;
       const stop = () => controller.abort(new MsgError("closed", "the chat was closed"));
       this.#lifetime.signal.addEventListener("abort", stop, { once: true });
-      let gotBytes = false;
+      // a connection counts as healthy once it brought an event (applied or a replayed
+      // duplicate) or stayed open 10 s: only then do the reconnect attempts start afresh
+      let healthy = false;
+      const opened = Date.now();
       try {
         if (!first) await this.#refresh(false);
         first = false;
@@ -670,6 +742,7 @@ export class Chat {
         let stall: ReturnType<typeof setTimeout> | undefined;
         const arm = () => {
           clearTimeout(stall);
+          if (this.#options.stallMs === Infinity) return;
           stall = setTimeout(() => {
             controller.abort(new MsgError("service_unavailable", `the event stream stalled: no byte for ${this.#options.stallMs} ms`));
             void reader?.cancel().catch(() => {});
@@ -689,11 +762,10 @@ export class Chat {
             const { done, value } = await reader.read();
             if (done) break;
             arm();
-            if (!gotBytes) {
-              gotBytes = true;
+            if (this.#feed(value) > 0 && !healthy) {
+              healthy = true;
               failures = 0;
             }
-            this.#feed(value);
           }
         } finally {
           clearTimeout(stall);
@@ -710,6 +782,7 @@ export class Chat {
           this.#fail(msgError, true);
           return;
         }
+        if (!healthy && Date.now() - opened >= 10_000) failures = 0;
         failures += 1;
         this.#connected = false;
         this.#report(msgError);
@@ -732,27 +805,31 @@ export class Chat {
    * joined mid-way (no `REPLY_START`: the replay log holds the last 1,000 events) is
    * opened before its next event.
    */
-  #feed(chunk: Uint8Array): void {
+  #feed(chunk: Uint8Array): number {
     this.#lastEvent = Date.now();
+    let good = 0;
     let start = 0;
     for (let i = 1; i < chunk.length; i++) {
       // a blank line: LF LF, CR LF CR LF, or CR CR (not the CR of a CR LF)
       const c = chunk[i];
       const end = c === 10 ? chunk[i - 1] === 10 || (chunk[i - 1] === 13 && chunk[i - 2] === 10) : c === 13 && chunk[i - 1] === 13 && chunk[i + 1] !== 10;
       if (end) {
-        this.#feedPiece(chunk.subarray(start, i + 1));
+        good += this.#feedPiece(chunk.subarray(start, i + 1));
         start = i + 1;
       }
     }
-    if (start < chunk.length) this.#feedPiece(chunk.subarray(start));
+    if (start < chunk.length) good += this.#feedPiece(chunk.subarray(start));
     this.#afterEvents();
+    return good;
   }
 
-  #feedPiece(piece: Uint8Array): void {
+  /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
+  #feedPiece(piece: Uint8Array): number {
+    let good = 0;
     let step = () => this.#session.feed(piece);
     for (let guard = 0; guard < 1_000_000; guard++) {
       try {
-        step();
+        good += step();
         break;
       } catch (e) {
         this.#report(e);
@@ -762,6 +839,7 @@ export class Chat {
     }
     // a reply joined mid-way: open it (and its text blocks) and apply the event again
     let diagnostics = this.#session.takeDiagnostics();
+    good += diagnostics.filter((d) => d.code === "duplicate").length;
     for (let round = 0; diagnostics.length > 0 && round < 4; round++) {
       this.#diagnostics = [...this.#diagnostics, ...diagnostics].slice(-200);
       for (const d of diagnostics) {
@@ -782,6 +860,7 @@ export class Chat {
       }
       diagnostics = this.#session.takeDiagnostics();
     }
+    return good;
   }
 
   /** Applies an event the chat makes itself (the start of a reply or block it joined mid-way). */
@@ -857,7 +936,7 @@ export class Chat {
    * stored history reloaded.
    */
   async #checkRun(): Promise<void> {
-    if (this.#closed || !this.#connected) return;
+    if (this.#closed || !this.#connected || this.#posting > 0) return;
     const snapshot = this.getSnapshot();
     if (snapshot.status !== "streaming" && snapshot.status !== "submitted") return;
     if (Date.now() - this.#lastEvent < this.#options.statusPollMs) return;
@@ -891,11 +970,15 @@ export class Chat {
    * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
    * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
    * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
-   * taken back).
+   * taken back); `invalid_argument` for text with a lone surrogate, and the model's
+   * errors for a message `Msg.fromJSON` refuses (`invalid_msg`, `role_violation`, …).
    */
   async send(input: string | Msg | MsgJSON): Promise<void> {
     this.#open();
     let msg: MsgJSON;
+    if (typeof input === "string" && LONE_SURROGATE.test(input)) {
+      throw new MsgError("invalid_argument", "send: the text has a lone surrogate (not Unicode text)");
+    }
     if (input instanceof Msg) {
       msg = input.toJSON();
     } else {
@@ -916,6 +999,7 @@ export class Chat {
     this.#changed();
     try {
       await this.#post(msg);
+      this.#posted.set(msg, Date.now());
     } catch (e) {
       this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
       this.#submit = null;
@@ -929,15 +1013,21 @@ export class Chat {
   async #post(input: ChatInput): Promise<void> {
     const t0 = Date.now();
     let wait = 100;
-    for (;;) {
-      try {
-        await this.#transport.chat(this.sessionId, input, { signal: this.#lifetime.signal });
-        return;
-      } catch (e) {
-        if (!(e instanceof MsgError) || e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs || this.#closed) throw e;
+    this.#posting += 1;
+    try {
+      for (;;) {
+        try {
+          await this.#transport.chat(this.sessionId, input, { signal: this.#lifetime.signal });
+          return;
+        } catch (e) {
+          if (!(e instanceof MsgError) || e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs || this.#closed) throw e;
+        }
+        await sleep(wait, this.#lifetime.signal);
+        wait = Math.min(wait * 1.5, 1000);
       }
-      await sleep(wait, this.#lifetime.signal);
-      wait = Math.min(wait * 1.5, 1000);
+    } finally {
+      this.#posting -= 1;
+      this.#lastEvent = Date.now();
     }
   }
 

@@ -176,10 +176,13 @@ const CONNECTING: ChatSnapshot = Object.freeze({
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
  * session, or resuming `sessionId`), re-renders at most once per `throttleMs` (default
- * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount. StrictMode-safe: the open is deferred past React's
- * dev-only unmount and remount, so one session, one stream and one POST per `send` reach
- * the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` opens a new chat;
- * other options are read when the chat opens. The .wasm loads on first use, not on import.
+ * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount.
+ * StrictMode-safe: the open is deferred past React's dev-only unmount and remount, so one
+ * session, one stream and one POST per `send` reach the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` / `transport` opens a
+ * new chat (keep a `transport` of one's own stable: module scope or `useMemo`); `onError`
+ * and `onFinish` are read when called, the other options when the chat opens. A failed
+ * open shows status `error` until one of those options changes. The .wasm loads on first
+ * use, not on import.
  */
 export function useChat(options: UseChatOptions): UseChatResult {
   const { baseUrl, userId, agentId, sessionId, transport } = options;
@@ -207,7 +210,16 @@ export function useChat(options: UseChatOptions): UseChatResult {
         gate.reject(e);
         return;
       }
-      Chat.open(how, { throttleMs: 16, ...chatOptions }).then(
+      // the callbacks are read when they are called: a closure over newer state is used
+      const callbacks: Pick<ChatOptions, "onError" | "onFinish"> = {
+        onError: (e) => {
+          const f = latest.current.onError;
+          if (f) f(e);
+          else console.error("agentscope-message/chat:", e);
+        },
+        onFinish: (m) => latest.current.onFinish?.(m),
+      };
+      Chat.open(how, { throttleMs: 16, ...chatOptions, ...callbacks }).then(
         (c) => {
           if (cancelled) return c.close();
           opened = c;

@@ -179,7 +179,8 @@ export interface ExternalResult {
  * loses nor doubles text, and each reply is exactly the message the service stores.
  *
  * Status, errors and reconnects: see {@link ChatStatus} and {@link ChatOptions}. After
- * `close()` every method but the readers throws `MsgError` (`closed`).
+ * `close()` every method but the readers and `subscribe` (a no-op then) throws `MsgError`
+ * (`closed`).
  */
 export declare class Chat {
     #private;
@@ -231,7 +232,8 @@ export declare class Chat {
      * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
      * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
      * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
-     * taken back).
+     * taken back); `invalid_argument` for text with a lone surrogate, and the model's
+     * errors for a message `Msg.fromJSON` refuses (`invalid_msg`, `role_violation`, …).
      */
     send(input: string | Msg | MsgJSON): Promise<void>;
     /**

@@ -397,6 +397,97 @@ test("bad arguments and a lost service are typed errors", async () => {
   chat.close();
 });
 
+test("a stream lost while a reply parks on a confirmation: after the reconnect, the stored reply waits for its answer", async () => {
+  const chat = await open({ retry: { initialMs: 100, maxMs: 300, attempts: 50 }, onError: () => {} });
+  await chat.send("confirm");
+  await until(() => chat.messages.length === 2, "the reply to start");
+  // the stream breaks before REQUIRE_USER_CONFIRM and stays out of reach while the run parks
+  proxy.refuseStreams(true);
+  await proxy.dropStreams();
+  await until(() => chat.status === "connecting", "the reconnect");
+  await new Promise((r) => setTimeout(r, 1500));
+  proxy.refuseStreams(false);
+  // the replay after the cursor holds nothing of the parked reply: the stored one is put in
+  await until(() => chat.status === "awaiting_input", "the pending card after the reconnect", 20_000);
+  await assertStored(chat);
+  await chat.confirm(chat.pendingActions[0]!.toolCall.id, true);
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat)).at(-1), "The Bash call was approved.");
+  chat.close();
+});
+
+test("a slow POST /chat/: submitted until the reply starts (the watchdog waits for it), a second send busy", async () => {
+  const chat = await open({ statusPollMs: 200 });
+  proxy.delayPosts(1500);
+  try {
+    const sent = chat.send("hello slow post");
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(chat.status, "submitted");
+    await assert.rejects(chat.send("again"), (e: MsgError) => e.code === "busy");
+    await sent;
+  } finally {
+    proxy.delayPosts(0);
+  }
+  await assertStored(chat);
+  assert.deepEqual(texts(lastReply(chat)), ["You said: hello slow post"]);
+  chat.close();
+});
+
+test("send then stop at once: the turn the service never stored goes; an event of a reply it never stored is not shown", async () => {
+  const chat = await open();
+  await chat.send("slow");
+  await chat.stop();
+  await until(() => idle(chat), "the stopped run");
+  await assertStored(chat);
+  // a foreign event on the stream (a reply the store never gets)
+  proxy.injectNext('data: {"type": "TEXT_BLOCK_DELTA", "reply_id": "bogus", "block_id": "b", "delta": "INJECTED"}\n\n');
+  await proxy.dropStreams();
+  await until(() => chat.status === "ready", "the reconnect");
+  await chat.send("after the junk");
+  await assertStored(chat);
+  assert.ok(!JSON.stringify(chat.messages).includes("INJECTED"));
+  chat.close();
+});
+
+test("a stream that answers 200 with junk and ends: the attempts run out (status error), they do not start afresh", async () => {
+  const chat = await open({ retry: { initialMs: 20, maxMs: 40, attempts: 3 }, onError: () => {} });
+  proxy.junkStreams(true);
+  try {
+    await proxy.dropStreams();
+    await until(() => chat.status === "error", "the lost service", 20_000);
+    assert.equal(chat.error?.code, "service_unavailable");
+  } finally {
+    proxy.junkStreams(false);
+  }
+  chat.reconnect();
+  await until(() => chat.status === "ready", "the reconnect()");
+  chat.close();
+});
+
+test("bad options and transport arguments are invalid_argument, before any request", async () => {
+  const requests = proxy.requests.length;
+  for (const options of [{ stallMs: 0 }, { stallMs: 3e9 }, { throttleMs: Infinity }, { retry: "x" }, { onError: "x" }, { retry: { attempts: -1 } }]) {
+    await assert.rejects(Chat.open(transport(), options as never), (e: MsgError) => e.code === "invalid_argument", JSON.stringify(options));
+  }
+  assert.equal(proxy.requests.length, requests, "no session was made for bad options");
+  const base = { userId: "u", agentId: "a" };
+  for (const bad of [
+    { ...base, baseUrl: "ftp://x" },
+    { ...base, baseUrl: "javascript:alert(1)" },
+    { ...base, baseUrl: "http://h/?x=1" },
+    { ...base, baseUrl: "http://h", userId: "a\nb" },
+    { ...base, baseUrl: "http://h", headers: "abc" },
+    { ...base, baseUrl: "http://h", headers: { "X-A": "1\r\n2" } },
+    { ...base, baseUrl: "http://h", session: [1, 2] },
+  ]) {
+    assert.throws(() => new AgentScopeTransport(bad as never), (e: MsgError) => e.code === "invalid_argument", JSON.stringify(bad));
+  }
+  const chat = await open({ stallMs: Infinity });
+  await assert.rejects(chat.send("a\ud800b"), (e: MsgError) => e.code === "invalid_argument");
+  assert.equal(chat.messages.length, 0);
+  chat.close();
+});
+
 test("the README's plain TypeScript example (examples/chat.ts) runs on the packed package against the service", () => {
   const example = readFileSync(join(root, "examples/chat.ts"), "utf8");
   assert.ok(readFileSync(join(root, "README.md"), "utf8").includes(example.trim()), "the README shows examples/chat.ts verbatim");

@@ -94,6 +94,14 @@ export interface Proxy {
   stallAfter: (bytes: number) => void;
   /** Ends every event-stream connection open now (as a network drop would). */
   dropStreams: () => Promise<void>;
+  /** While on, event-stream requests get a 503 (the service out of reach for streams). */
+  refuseStreams: (on: boolean) => void;
+  /** While on, event-stream requests get 200, a junk line and an end. */
+  junkStreams: (on: boolean) => void;
+  /** Delays every `POST /chat/` by this many ms (0: none). */
+  delayPosts: (ms: number) => void;
+  /** Sends `text` first on the next event-stream response. */
+  injectNext: (text: string) => void;
   close: () => Promise<void>;
 }
 
@@ -105,6 +113,10 @@ export async function startProxy(target: string): Promise<Proxy> {
   let stall: number | undefined;
   const sockets = new Set<Socket>();
   const streams = new Set<ServerResponse>();
+  let refuse = false;
+  let junk = false;
+  let postDelay = 0;
+  let inject: string | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url!.split("?")[0]}`);
     const isStream = /\/stream(\?|$)/.test(req.url!);
@@ -112,6 +124,16 @@ export async function startProxy(target: string): Promise<Proxy> {
       streams.add(res);
       res.on("close", () => streams.delete(res));
     }
+    if (isStream && refuse) {
+      res.writeHead(503, { "content-type": "text/html" }).end("<html>down</html>");
+      return;
+    }
+    if (isStream && junk) {
+      res.writeHead(200, { "content-type": "text/event-stream" }).end("<html>not SSE</html>\n\n");
+      return;
+    }
+    const myInject = isStream ? inject : undefined;
+    if (isStream) inject = undefined;
     const myCut = isStream ? cut : undefined;
     const myStall = isStream ? stall : undefined;
     if (isStream) {
@@ -124,6 +146,7 @@ export async function startProxy(target: string): Promise<Proxy> {
         statuses.push(`${req.method} ${req.url!.split("?")[0]} ${up.statusCode}`);
         res.writeHead(up.statusCode ?? 502, up.headers);
         res.flushHeaders();
+        if (myInject !== undefined) res.write(myInject);
         let sent = 0;
         up.on("data", (chunk: Buffer) => {
           if (myStall !== undefined && sent >= myStall) return;
@@ -142,7 +165,13 @@ export async function startProxy(target: string): Promise<Proxy> {
       },
     );
     out.on("error", () => res.socket?.destroy());
-    req.pipe(out);
+    if (req.method === "POST" && req.url!.startsWith("/chat/") && postDelay > 0) {
+      const body: Buffer[] = [];
+      req.on("data", (d: Buffer) => body.push(d));
+      req.on("end", () => setTimeout(() => out.end(Buffer.concat(body)), postDelay));
+    } else {
+      req.pipe(out);
+    }
     res.on("close", () => out.destroy());
   });
   server.on("connection", (s) => {
@@ -156,6 +185,10 @@ export async function startProxy(target: string): Promise<Proxy> {
     statuses,
     cutAfter: (n) => void (cut = n),
     stallAfter: (n) => void (stall = n),
+    refuseStreams: (on) => void (refuse = on),
+    junkStreams: (on) => void (junk = on),
+    delayPosts: (ms) => void (postDelay = ms),
+    injectNext: (text) => void (inject = text),
     dropStreams: async () => {
       for (const res of streams) res.socket?.destroy();
       streams.clear();
