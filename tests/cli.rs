@@ -169,3 +169,44 @@ fn validate_escapes_the_input_it_quotes() {
         "{stderr}"
     );
 }
+
+#[test]
+fn replay_initial_without_all_skips_other_replies_events_as_the_reference_does() {
+    // the reference applies every event to the one initial message, whose append_event
+    // skips other replies' events: a bad event of another reply is no error (exit 0)
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let initial = write(
+        tmp.path(),
+        "msg.json",
+        r#"{"name":"n","content":[],"role":"assistant","id":"r"}"#,
+    );
+    let events = concat!(
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"x","name":"n"}"#,
+        "\n",
+        r#"{"type":"DATA_BLOCK_START","reply_id":"x","block_id":"d","media_type":"image/png"}"#,
+        "\n",
+        r#"{"type":"DATA_BLOCK_DELTA","reply_id":"x","block_id":"d","media_type":"image/png","data":"A"}"#,
+        "\n",
+        r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}"#,
+        "\n",
+        r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"hi"}"#,
+        "\n",
+    );
+    let out = cli(
+        &["replay", "--initial", &initial, "--diagnostics", "-"],
+        Some(events.as_bytes()),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let msg: Value = serde_json::from_slice(&out.stdout).expect("stdout JSON");
+    assert_eq!(msg["id"], "r");
+    assert_eq!(msg["content"][0]["text"], "hi");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("\"code\":\"foreign_reply\"").count(), 3, "{stderr}");
+    // with --all every reply is opened, and the bad base64 of reply x is an error
+    let out = cli(
+        &["replay", "--initial", &initial, "--all", "-"],
+        Some(events.as_bytes()),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_base64]"));
+}

@@ -484,6 +484,32 @@ fn last_event_id_survives_frames_without_an_id() {
 }
 
 #[test]
+fn last_event_id_follows_the_sse_standard_empty_id_resets_and_an_id_only_block_sets_it() {
+    let mut session = Session::new(SessionOptions::default());
+    let start = r#"{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}"#;
+    session
+        .feed(format!("id: 7\ndata: {start}\n\n").as_bytes())
+        .expect("feeds");
+    assert_eq!(session.last_event_id(), Some("7"));
+    // a block with an id and no data dispatches no event but sets the last event id
+    session.feed(b"id: 8\n\n").expect("feeds");
+    assert_eq!(session.last_event_id(), Some("8"));
+    // an empty id resets it (WHATWG: the last event ID buffer becomes empty)
+    session.feed(b"id\n\n").expect("feeds");
+    assert_eq!(session.last_event_id(), None);
+    session.feed(b"id: 9\n\n").expect("feeds");
+    // a reconnect keeps it for frames without an id, and a restored checkpoint too
+    session.restart_stream();
+    session.feed(b"data: {\"type\":\"STATUS\"}\n\n").expect("feeds");
+    assert_eq!(session.last_event_id(), Some("9"));
+    let mut restored = Session::restore(&session.checkpoint()).expect("restores");
+    restored
+        .feed(b": keep-alive\n\ndata: {\"type\":\"STATUS\"}\n\n")
+        .expect("feeds");
+    assert_eq!(restored.last_event_id(), Some("9"));
+}
+
+#[test]
 fn bytes_after_end_are_an_error_until_the_stream_restarts() {
     let mut session = Session::new(SessionOptions::default());
     let start = "{\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"A\"}\n";

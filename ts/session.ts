@@ -137,6 +137,8 @@ export class Session {
   #high = "";
   // bytes were fed (or the stream ended) since the last restart: a read() starts a new stream
   #streamed = false;
+  // a read() is under way: a second one would interleave two streams' bytes
+  #reading = false;
 
   /** A new session. Throws `MsgError` (`invalid_argument`) for unknown options. */
   constructor(options: SessionOptions = {}) {
@@ -322,6 +324,16 @@ export class Session {
    * one session can read phase after phase of a reply without any other call.
    */
   async read(source: StreamSource, options: ReadOptions = {}): Promise<void> {
+    if (this.#reading) throw new MsgError("invalid_argument", "this session is already reading a stream: await that read() first");
+    this.#reading = true;
+    try {
+      await this.#read(source, options);
+    } finally {
+      this.#reading = false;
+    }
+  }
+
+  async #read(source: StreamSource, options: ReadOptions): Promise<void> {
     const { signal, onError } = options;
     signal?.throwIfAborted();
     if (this.#streamed) this.restartStream();
@@ -334,8 +346,10 @@ export class Session {
     } else if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
       if (source.locked) throw new MsgError("invalid_argument", "the stream is locked by another reader");
       chunks = fromStream(source, signal);
-    } else if (source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
-      chunks = source as AsyncIterable<Uint8Array | string>;
+    } else if (source !== null && typeof source === "object" && Symbol.asyncIterator in source) {
+      chunks = abortable(source as AsyncIterable<Uint8Array | string>, signal);
+    } else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
+      chunks = source as Iterable<Uint8Array | string>;
     } else {
       throw new MsgError("invalid_argument", "read takes a Response, a ReadableStream or an iterable of chunks");
     }
@@ -362,7 +376,8 @@ export class Session {
         if (onError === undefined || !(e instanceof MsgError) || e.index === undefined) throw e;
         onError(e);
         framing ||= e.code === "invalid_stream";
-        step = () => this.feed(new Uint8Array());
+        // (an empty text keeps a held high surrogate for the next chunk)
+        step = () => this.feed("");
       }
     }
   }
@@ -506,6 +521,39 @@ export class Session {
   /** `using session = new Session()` frees it at the end of the scope. */
   [Symbol.dispose](): void {
     this.free();
+  }
+}
+
+/**
+ * The chunks of an async iterable; an abort of `signal` ends a pending `next()` at once
+ * (rejecting with the signal's reason) and asks the iterable to finish (`return()`).
+ */
+async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncIterable<T> {
+  if (signal === undefined) {
+    yield* source;
+    return;
+  }
+  const it = source[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  let finished = false;
+  try {
+    for (;;) {
+      const step = await Promise.race([it.next(), aborted]);
+      if (step.done) {
+        finished = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort!);
+    // stopped early: let the source go (not awaited: it may be the one that hangs)
+    if (!finished) void Promise.resolve(it.return?.()).catch(() => {});
   }
 }
 

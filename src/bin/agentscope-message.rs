@@ -37,7 +37,9 @@ enum Command {
     /// REPLY_START with the same reply_id continues it. On the first bad event it prints
     /// `error[<code>] at event <n>: <message>` to stderr and exits with 1.
     Replay {
-        /// Apply the events to this message (wire JSON) instead of opening one.
+        /// Apply the events to this message (wire JSON) instead of opening one; without
+        /// --all, events of other replies are skipped (foreign_reply), as the reference's
+        /// Msg.append_event on that message skips them.
         #[arg(long, value_name = "MSG.json")]
         initial: Option<PathBuf>,
         /// Print one message per reply_id, in order of first appearance, as a JSON array.
@@ -147,7 +149,12 @@ fn print_diagnostics(session: &mut Session) {
 fn replay(args: ReplayArgs) -> Result<String, String> {
     let mut session = Session::new(args.options);
     if let Some(path) = &args.initial {
-        session.insert(read_msg(path)?);
+        let msg = read_msg(path)?;
+        // one message, as the reference's append_event: other replies' events are foreign
+        if !args.all {
+            session.focus(&msg.id);
+        }
+        session.insert(msg);
     }
     let name = args
         .file

@@ -67,6 +67,8 @@ pub struct Framer {
     past_start: bool,
     sse: Option<SseParser>,
     sse_overflows: u64,
+    /// the last event ID an SSE stream starts from (a reconnect's)
+    initial_id: String,
     lines: Lines,
     array: ArrayScanner,
     queue: VecDeque<Result<Frame, MsgError>>,
@@ -88,6 +90,20 @@ impl Framer {
             max_frame,
             ..Framer::default()
         }
+    }
+
+    /// The framer of a reconnect: an SSE stream starts from `last_event_id` as the SSE
+    /// standard's last event ID buffer (an `EventSource` keeps it across reconnects).
+    pub fn with_last_event_id(mut self, last_event_id: Option<&str>) -> Framer {
+        self.initial_id = last_event_id.unwrap_or_default().to_owned();
+        self
+    }
+
+    /// The SSE last event ID buffer (WHATWG: set by every `id:` field at the end of its
+    /// block, an empty value resets it, a block without data sets it too), or `None` before
+    /// an SSE stream was detected.
+    pub fn sse_last_event_id(&self) -> Option<&str> {
+        self.sse.as_ref().map(SseParser::last_event_id)
     }
 
     /// A framer for a known framing (no detection).
@@ -163,7 +179,7 @@ impl Framer {
             self.max_frame
         };
         match framing {
-            Framing::Sse => self.sse = Some(SseParser::new().max_buffer(cap)),
+            Framing::Sse => self.sse = Some(SseParser::with_last_event_id(self.initial_id.as_str()).max_buffer(cap)),
             Framing::JsonLines => self.lines.max = cap,
             Framing::JsonArray => self.array.max = cap,
         }

@@ -164,6 +164,8 @@ pub struct Session {
     events: usize,
     last_event_id: Option<String>,
     revision: u64,
+    /// the only reply events are routed to (see `focus`)
+    focus: Option<String>,
 }
 
 impl Default for Session {
@@ -187,6 +189,7 @@ impl Session {
             events: 0,
             last_event_id: None,
             revision: 0,
+            focus: None,
         }
     }
 
@@ -208,6 +211,14 @@ impl Session {
                 self.replies.push(Reply { msg, ended: false });
             }
         }
+    }
+
+    /// Follows one reply only, as the reference's `Msg.append_event` on one message does
+    /// (the CLI's `replay --initial` without `--all`): events of other replies are skipped
+    /// with a `foreign_reply` diagnostic (refused when strict) instead of opening their
+    /// messages. Not part of a checkpoint.
+    pub fn focus(&mut self, reply_id: &str) {
+        self.focus = Some(reply_id.to_owned());
     }
 
     /// Feeds raw bytes of the stream, split anywhere, and applies every event they
@@ -239,7 +250,8 @@ impl Session {
     /// bytes. Messages, ended replies, applied event ids and the last SSE id are kept.
     /// Frames already complete but not yet applied (after a refused event) are dropped too.
     pub fn restart_stream(&mut self) {
-        self.framer = Framer::with_max_frame(self.options.max_frame_bytes);
+        self.framer =
+            Framer::with_max_frame(self.options.max_frame_bytes).with_last_event_id(self.last_event_id.as_deref());
     }
 
     /// The framing detected from the first bytes, once known.
@@ -259,6 +271,11 @@ impl Session {
                 Ok(outcome) => applied += usize::from(outcome.is_applied()),
                 Err(e) => return Err(e),
             }
+        }
+        // every frame handled: the last event id is the SSE parser's, as WHATWG keeps it
+        // (an empty `id:` resets it, an `id:` in a block without data sets it)
+        if let Some(id) = self.framer.sse_last_event_id() {
+            self.last_event_id = (!id.is_empty()).then(|| id.to_owned());
         }
         Ok(applied)
     }
@@ -392,6 +409,13 @@ impl Session {
             this.diagnose(meta, skip, message, Some(event_type.into()), Some(reply_id.into()));
             Ok(())
         };
+        if let Some(focus) = &self.focus
+            && focus != reply_id
+        {
+            let message = format!("{event_type} of reply {reply_id}, not of the reply {focus} this session follows");
+            warn(self, Skip::ForeignReply, message)?;
+            return Ok((Outcome::Skipped(Skip::ForeignReply), false));
+        }
         if let AgentEvent::ReplyStart(start) = event {
             match self.by_reply.get(reply_id) {
                 Some(&i) => {
@@ -607,6 +631,7 @@ impl Session {
         session.applied = c.applied.into_iter().collect();
         session.events = c.events;
         session.last_event_id = c.last_event_id;
+        session.restart_stream(); // an SSE stream goes on from the restored last event id
         Ok(session)
     }
 }

@@ -471,3 +471,73 @@ test("insert: a stored reply a continuation REPLY_START goes on with; isEnded fo
   assert.equal(session.messages.length, 1);
   session.free();
 });
+
+test("read: a second read() while one is under way is refused (two streams would interleave); the first goes on", async () => {
+  const session = new Session();
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  async function* slow() {
+    yield 'data: {"type": "REPLY_START", "session_id": "s", "reply_id": "r", "name": "n"}\n\n';
+    await gate;
+    yield 'data: {"type": "TEXT_BLOCK_START", "reply_id": "r", "block_id": "t"}\n\n';
+  }
+  const first = session.read(slow());
+  await assert.rejects(session.read(["data: {}\n\n"]), (e: MsgError) => e.code === "invalid_argument" && /already reading/.test(e.message));
+  release();
+  await first;
+  assert.deepEqual(session.get("r")?.content.map((b) => b.type), ["text"]);
+  // once it is over, the next read() is fine
+  await session.read(['data: {"type": "TEXT_BLOCK_DELTA", "reply_id": "r", "block_id": "t", "delta": "x"}\n\n']);
+  session.free();
+});
+
+test("read: an abort ends a read of an async iterable that does not yield, at once, and asks it to finish", async () => {
+  const session = new Session();
+  let returned = false;
+  const stuck: AsyncIterable<string> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () => new Promise<IteratorResult<string>>(() => {}),
+      return: async () => {
+        returned = true;
+        return { done: true, value: undefined };
+      },
+    }),
+  };
+  const controller = new AbortController();
+  const t0 = Date.now();
+  setTimeout(() => controller.abort(new Error("stop now")), 50);
+  await assert.rejects(session.read(stuck, { signal: controller.signal }), /stop now/);
+  assert.ok(Date.now() - t0 < 2_000, `${Date.now() - t0} ms`);
+  assert.equal(returned, true);
+  session.free();
+});
+
+test("read with onError keeps a high surrogate held across a refused event (the low half comes in the next chunk)", async () => {
+  const session = new Session();
+  const errors: string[] = [];
+  const start = 'data: {"type": "REPLY_START", "session_id": "s", "reply_id": "r", "name": "n"}\n\n' +
+    'data: {"type": "TEXT_BLOCK_START", "reply_id": "r", "block_id": "t"}\n\n';
+  // the refused frame completes in the chunk that ends inside the next event, on a high surrogate
+  const chunk1 = start + "data: {not json\n\n" + 'data: {"type": "TEXT_BLOCK_DELTA", "reply_id": "r", "block_id": "t", "delta": "a\ud83c';
+  const chunk2 = '\udf0d"}\n\n';
+  await session.read([chunk1, chunk2], { onError: (e) => errors.push(e.code) });
+  assert.deepEqual(errors, ["invalid_json"]);
+  const block = session.get("r")?.content[0];
+  assert.equal(block?.type === "text" ? block.text : undefined, "a\u{1F30D}");
+  session.free();
+});
+
+test("lastEventId follows the SSE standard: an id-only block sets it, an empty id resets it, a reconnect keeps it", () => {
+  const session = new Session();
+  session.feed('id: 7\ndata: {"type": "REPLY_START", "session_id": "s", "reply_id": "r", "name": "n"}\n\n');
+  assert.equal(session.lastEventId, "7");
+  session.feed("id: 8\n\n");
+  assert.equal(session.lastEventId, "8");
+  session.feed("id\n\n");
+  assert.equal(session.lastEventId, null);
+  session.feed("id: 9\n\n");
+  session.restartStream();
+  session.feed(": ping\n\n");
+  assert.equal(session.lastEventId, "9");
+  session.free();
+});
