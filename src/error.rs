@@ -52,7 +52,7 @@ pub enum MsgError {
     InvalidStream(String),
     /// A strict [`crate::Session`] refused an event the lenient one would skip or only
     /// warn about; the code is the [`Skip::code`] (`unknown_block`, `unknown_reply`,
-    /// `after_end`, `duplicate_block`, `unknown_event_type`).
+    /// `after_end`, `duplicate_block`, `after_block_end`, `unknown_event_type`).
     #[error("{1}")]
     Strict(Skip, String),
     /// A checkpoint that [`crate::Session::restore`] cannot read.

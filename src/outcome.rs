@@ -53,12 +53,16 @@ pub enum Skip {
     /// Not a skip but a warning: a second start of a block id that already exists (the
     /// reference appends a second block; later deltas go to the first).
     DuplicateBlock,
+    /// Not a skip but a warning: a delta for a block after its end (`TEXT_BLOCK_END`,
+    /// `TOOL_CALL_END`, …; applied, as the reference does, unless the session is strict):
+    /// e.g. a `TOOL_CALL_DELTA "}"` after `TOOL_CALL_END` (pydantic-ai#4733).
+    AfterBlockEnd,
 }
 
 impl Skip {
     /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
     /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
-    /// `duplicate_block`.
+    /// `duplicate_block`, `after_block_end`.
     pub fn code(self) -> &'static str {
         match self {
             Skip::ForeignReply => "foreign_reply",
@@ -71,6 +75,7 @@ impl Skip {
             Skip::UnknownEventType => "unknown_event_type",
             Skip::AfterEnd => "after_end",
             Skip::DuplicateBlock => "duplicate_block",
+            Skip::AfterBlockEnd => "after_block_end",
         }
     }
 }

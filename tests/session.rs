@@ -611,3 +611,55 @@ fn validate_drops_a_byte_order_mark_and_escapes_file_names_in_errors() {
         "{stderr:?}"
     );
 }
+
+#[test]
+fn restore_refuses_two_messages_of_one_reply_and_a_last_event_id_with_a_line_end() {
+    let mut session = Session::new(SessionOptions::default());
+    let start = r#"{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}"#;
+    session
+        .feed(format!("id: 5\ndata: {start}\n\n").as_bytes())
+        .expect("feeds");
+    let good: serde_json::Value = serde_json::from_str(&session.checkpoint()).expect("json");
+    let mut twice = good.clone();
+    let msg = twice["messages"][0].clone();
+    twice["messages"] = serde_json::json!([msg.clone(), msg]);
+    let err = Session::restore(&twice.to_string()).expect_err("two messages with one id");
+    assert_eq!(err.code(), "invalid_checkpoint");
+    assert!(err.to_string().contains("two messages with the id \"r\""), "{err}");
+    let mut crlf = good.clone();
+    crlf["last_event_id"] = "5\r\nX-Evil: 1".into();
+    let err = Session::restore(&crlf.to_string()).expect_err("a line end in the id");
+    assert_eq!(err.code(), "invalid_checkpoint");
+    let restored = Session::restore(&good.to_string()).expect("the checkpoint as written");
+    assert_eq!(restored.last_event_id(), Some("5"));
+}
+
+#[test]
+fn a_delta_after_its_blocks_end_is_applied_with_an_after_block_end_warning_and_refused_when_strict() {
+    // pydantic-ai#4733: TOOL_CALL_END, then TOOL_CALL_DELTA "}" makes the arguments invalid JSON
+    let events = [
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#,
+        r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"f"}"#,
+        r#"{"type":"TOOL_CALL_DELTA","reply_id":"r","tool_call_id":"c","delta":"{}"}"#,
+        r#"{"type":"TOOL_CALL_END","reply_id":"r","tool_call_id":"c"}"#,
+        r#"{"type":"TOOL_CALL_DELTA","reply_id":"r","tool_call_id":"c","delta":"}"}"#,
+    ];
+    let stream: String = events.iter().map(|e| format!("{e}\n")).collect();
+    let mut lenient = Session::new(SessionOptions::default());
+    lenient.feed(stream.as_bytes()).expect("lenient applies it");
+    let d = lenient.diagnostics();
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].index, d[0].code), (5, "after_block_end"));
+    assert_eq!(d[0].message, "TOOL_CALL_DELTA after the end of tool_call block \"c\"");
+    assert_eq!(
+        lenient.get("r").expect("reply").to_value()["content"][0]["input"],
+        "{}}"
+    );
+    let mut strict = Session::new(SessionOptions {
+        strict: true,
+        ..SessionOptions::default()
+    });
+    let err = strict.feed(stream.as_bytes()).expect_err("strict refuses it");
+    assert_eq!((err.code(), err.index), ("after_block_end", 5));
+    assert_eq!(strict.get("r").expect("reply").to_value()["content"][0]["input"], "{}");
+}

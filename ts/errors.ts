@@ -3,7 +3,7 @@
  * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
  * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
  * entry `agentscope-message/init` used before its `init()` resolved).
- * `unknown_block`, `unknown_reply`, `after_end`, `duplicate_block`, `foreign_reply` and
+ * `unknown_block`, `unknown_reply`, `after_end`, `after_block_end`, `duplicate_block`, `foreign_reply` and
  * `unknown_event_type` come from a strict `Session` only.
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
@@ -28,6 +28,7 @@ export type MsgErrorCode =
   | "unknown_block"
   | "unknown_reply"
   | "after_end"
+  | "after_block_end"
   | "duplicate_block"
   | "foreign_reply"
   | "unknown_event_type"

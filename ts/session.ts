@@ -18,7 +18,8 @@ export interface SessionOptions {
    * Refuse (throw `MsgError`, session unchanged) what the lenient session skips or only
    * warns about: a delta or end for a block never started (`unknown_block`), a second
    * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
-   * (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
+   * (`after_end`), a delta for a block after its end (`after_block_end`), an event of a
+   * reply never opened (`unknown_reply`), an unknown event
    * type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
    * `reply_id` (`foreign_reply`).
    */
@@ -57,7 +58,8 @@ export type SkipCode =
   | "named_sse_event"
   | "unknown_event_type"
   | "after_end"
-  | "duplicate_block";
+  | "duplicate_block"
+  | "after_block_end";
 
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
@@ -420,7 +422,10 @@ export class Session {
 
   /**
    * The session as JSON text (options, messages, ended replies, applied event ids, last
-   * SSE id) for {@link Session.restore}. Frames not yet complete are not included.
+   * SSE id) for {@link Session.restore}. A frame not yet complete is not included (with
+   * the high surrogate a text chunk may have ended on, which belongs to it): a restored
+   * session starts a new stream, as after {@link Session.restartStream}, and the source
+   * sends that frame again (with `dedup`, replaying from any earlier point is safe).
    */
   checkpoint(): string {
     return this.#h.checkpoint();

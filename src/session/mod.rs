@@ -31,8 +31,8 @@ pub struct SessionOptions {
     /// Refuse, with a typed error naming the event, what the lenient session skips or only
     /// warns about: a delta or end for a block never started (`unknown_block`), a second
     /// start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
-    /// (`after_end`), an event of a reply never opened (`unknown_reply`), an unknown event
-    /// type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
+    /// (`after_end`), a delta for a block after its end (`after_block_end`), an event of a
+    /// reply never opened (`unknown_reply`), an unknown event type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
     /// `reply_id` (`foreign_reply`). The session is unchanged by a refused event.
     pub strict: bool,
     /// Skip an event whose `id` was already applied (a resumed stream, a proxy retry),
@@ -71,7 +71,7 @@ pub struct Diagnostic {
     /// ones too).
     pub index: usize,
     /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
-    /// `after_end`, `duplicate_block`, `named_sse_event`, `unknown_event_type`,
+    /// `after_end`, `duplicate_block`, `after_block_end`, `named_sse_event`, `unknown_event_type`,
     /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`).
     pub code: &'static str,
     /// What happened, for people.
@@ -460,6 +460,17 @@ impl Session {
                 warnings.push((Skip::DuplicateBlock, message));
             }
         }
+        if let Some((kind, id)) = delta_block(event) {
+            let newest = self.options.tool_call_match == ToolCallMatch::Newest
+                && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult);
+            let msg = &mut self.replies[i].msg;
+            if let Some(at) = msg.find_block_at(kind, id, newest)
+                && block_ended(&msg.content()[at])
+            {
+                let message = format!("{event_type} after the end of {} block {id:?}", kind.as_str());
+                warnings.push((Skip::AfterBlockEnd, message));
+            }
+        }
         if strict && let Some((skip, message)) = warnings.first() {
             return Err(self.error(meta.clone(), MsgError::Strict(*skip, message.clone())));
         }
@@ -619,9 +630,20 @@ impl Session {
         if c.format != CHECKPOINT_FORMAT {
             return Err(bad(format!("format {:?}", c.format)));
         }
+        // an SSE id never holds a line end or NUL (a `Last-Event-ID` header could not carry it)
+        if let Some(id) = &c.last_event_id
+            && id.contains(['\r', '\n', '\0'])
+        {
+            return Err(bad(format!("last_event_id {id:?} holds a line end or NUL")));
+        }
         let mut session = Session::new(c.options);
         for raw in c.messages {
-            session.insert(Msg::read_json(raw.get(), false)?);
+            let msg = Msg::read_json(raw.get(), false)?;
+            // two messages of one reply would collapse into one
+            if session.by_reply.contains_key(&msg.id) {
+                return Err(bad(format!("two messages with the id {:?}", msg.id)));
+            }
+            session.insert(msg);
         }
         for id in c.ended {
             if let Some(&i) = session.by_reply.get(&id) {
@@ -688,6 +710,32 @@ fn started_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
         AgentEvent::ToolResultStart(e) => (BlockKind::ToolResult, &e.tool_call_id),
         _ => return None,
     })
+}
+
+/// The block a delta grows.
+fn delta_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
+    Some(match event {
+        AgentEvent::TextBlockDelta(e) => (BlockKind::Text, &e.block_id),
+        AgentEvent::ThinkingBlockDelta(e) => (BlockKind::Thinking, &e.block_id),
+        AgentEvent::DataBlockDelta(e) => (BlockKind::Data, &e.block_id),
+        AgentEvent::ToolCallDelta(e) => (BlockKind::ToolCall, &e.tool_call_id),
+        AgentEvent::ToolResultTextDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
+        AgentEvent::ToolResultDataDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
+        _ => return None,
+    })
+}
+
+/// Whether a block's end came (its `finished_at` is set by its END event).
+fn block_ended(block: &crate::ContentBlock) -> bool {
+    use crate::ContentBlock;
+    match block {
+        ContentBlock::Text(b) => b.finished_at.is_some(),
+        ContentBlock::Thinking(b) => b.finished_at.is_some(),
+        ContentBlock::Data(b) => b.finished_at.is_some(),
+        ContentBlock::ToolCall(b) => b.finished_at.is_some(),
+        ContentBlock::ToolResult(b) => b.finished_at.is_some(),
+        ContentBlock::Hint(_) => false,
+    }
 }
 
 fn skip_message(event_type: &str, event: &AgentEvent) -> String {

@@ -541,3 +541,15 @@ test("lastEventId follows the SSE standard: an id-only block sets it, an empty i
   assert.equal(session.lastEventId, "9");
   session.free();
 });
+
+test("restore refuses two messages with one id and a last_event_id with a line end", () => {
+  const session = new Session();
+  session.feed('id: 5\ndata: {"type": "REPLY_START", "session_id": "s", "reply_id": "r", "name": "n"}\n\n');
+  const good = JSON.parse(session.checkpoint());
+  const twice = JSON.stringify({ ...good, messages: [good.messages[0], good.messages[0]] });
+  assert.throws(() => Session.restore(twice), (e: MsgError) => e.code === "invalid_checkpoint" && /two messages/.test(e.message));
+  const crlf = JSON.stringify({ ...good, last_event_id: "5\r\nX-Evil: 1" });
+  assert.throws(() => Session.restore(crlf), (e: MsgError) => e.code === "invalid_checkpoint");
+  assert.equal(Session.restore(JSON.stringify(good)).lastEventId, "5");
+  session.free();
+});
