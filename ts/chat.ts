@@ -371,8 +371,12 @@ export class Chat {
   #posting = 0;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
   #hidden = new Set<string>();
-  /** user turns posted (their POST resolved) that the store does not hold yet, with when */
-  #posted = new Map<MsgJSON, number>();
+  /**
+   * user turns posted that the store does not hold yet: the replies seen before each was
+   * sent, and whether a run after it is over (a reply that came after it ended, or the
+   * watchdog found the service idle)
+   */
+  #posted = new Map<MsgJSON, { replies: number; over: boolean }>();
   /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
   #serviceRunning = false;
   #diagnostics: Diagnostic[] = [];
@@ -614,11 +618,8 @@ export class Chat {
 
   // ---------------------------------------------------------------- history
 
-  /**
-   * Merges a page of stored messages (by id; new ones after the known ones, in order),
-   * fetched from `asked` (ms) on.
-   */
-  #merge(page: HistoryPage, asked = 0): void {
+  /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
+  #merge(page: HistoryPage): void {
     const index = new Map(this.#history.map((m, i) => [m.id, i]));
     for (const m of page.messages) {
       if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
@@ -651,11 +652,11 @@ export class Chat {
       }
     }
     if (!page.isRunning) {
-      // at rest, what the store lacks was dropped by the service: a turn posted before
-      // this page was asked for (a run stopped before it saved), a reply it never stored
-      for (const [msg, at] of this.#posted) {
+      // at rest, what the store lacks was dropped by the service: a turn whose run is
+      // over (stopped before it saved), a reply it never stored
+      for (const [msg, posted] of this.#posted) {
         if (this.#historyIds.has(msg.id)) this.#posted.delete(msg);
-        else if (at < asked) {
+        else if (posted.over) {
           this.#posted.delete(msg);
           this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
         }
@@ -701,10 +702,9 @@ export class Chat {
       try {
         let wait = 100;
         for (let i = 0; ; i++) {
-          const asked = Date.now();
           const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
           if (!untilIdle || !page.isRunning || i >= 40) {
-            this.#merge(page, asked);
+            this.#merge(page);
             return;
           }
           await sleep(wait, this.#lifetime.signal);
@@ -902,6 +902,9 @@ export class Chat {
         this.#finished.add(m.id);
         ended = true;
         this.#serviceRunning = false;
+        for (const posted of this.#posted.values()) {
+          if (this.#tailReplies.size > posted.replies) posted.over = true;
+        }
         this.#runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
         if (this.#runError) {
           const info = m.error as { message?: string; type?: string } | null;
@@ -949,6 +952,8 @@ export class Chat {
       return;
     }
     if (status === "running" || this.#closed) return;
+    // the runs of the turns posted so far are over: the reload drops what the store lacks
+    for (const posted of this.#posted.values()) posted.over = true;
     await this.#refresh(false);
     for (const m of this.#session.getSnapshot().messages) {
       if (!this.#session.isEnded(m.id)) this.#settled.set(m.id, m);
@@ -997,9 +1002,10 @@ export class Chat {
     this.#runError = false;
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
+    const replies = this.#tailReplies.size;
     try {
       await this.#post(msg);
-      this.#posted.set(msg, Date.now());
+      this.#posted.set(msg, { replies, over: false });
     } catch (e) {
       this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
       this.#submit = null;
