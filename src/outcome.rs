@@ -57,12 +57,16 @@ pub enum Skip {
     /// `TOOL_CALL_END`, …; applied, as the reference does, unless the session is strict):
     /// e.g. a `TOOL_CALL_DELTA "}"` after `TOOL_CALL_END` (pydantic-ai#4733).
     AfterBlockEnd,
+    /// Not a skip but a note: a `REPLY_END` whose reply left blocks without their end
+    /// (a failed run, a lost model stream); they stay as they are, as in the reference.
+    /// Never refused.
+    UnclosedBlocks,
 }
 
 impl Skip {
     /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
     /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
-    /// `duplicate_block`, `after_block_end`.
+    /// `duplicate_block`, `after_block_end`, `unclosed_blocks`.
     pub fn code(self) -> &'static str {
         match self {
             Skip::ForeignReply => "foreign_reply",
@@ -76,6 +80,7 @@ impl Skip {
             Skip::AfterEnd => "after_end",
             Skip::DuplicateBlock => "duplicate_block",
             Skip::AfterBlockEnd => "after_block_end",
+            Skip::UnclosedBlocks => "unclosed_blocks",
         }
     }
 }

@@ -460,10 +460,11 @@ fn a_rejected_event_leaves_no_diagnostic_and_no_change() {
         (err.code(), err.index, err.event_id.as_deref()),
         ("invalid_base64", 4, Some("e3"))
     );
+    let codes: Vec<&str> = session.diagnostics().iter().map(|d| d.code).collect();
     assert_eq!(
-        session.diagnostics(),
-        [],
-        "the after_end warning of a rejected event is not kept"
+        codes,
+        ["unclosed_blocks"],
+        "the after_end warning of a rejected event is not kept (the REPLY_END's note is)"
     );
     let msg = session.get("r").expect("reply");
     assert_eq!(msg.to_value()["content"][0]["source"]["data"], "");
@@ -662,4 +663,23 @@ fn a_delta_after_its_blocks_end_is_applied_with_an_after_block_end_warning_and_r
     let err = strict.feed(stream.as_bytes()).expect_err("strict refuses it");
     assert_eq!((err.code(), err.index), ("after_block_end", 5));
     assert_eq!(strict.get("r").expect("reply").to_value()["content"][0]["input"], "{}");
+}
+
+#[test]
+fn a_confirmation_asked_for_a_call_never_started_names_the_call() {
+    // ag-ui#1168: REQUIRE_USER_CONFIRM whose call id matches no started call
+    let events = [
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#,
+        r#"{"type":"REQUIRE_USER_CONFIRM","reply_id":"r","tool_calls":[{"type":"tool_call","id":"c9","name":"Bash","input":"{}"}]}"#,
+    ];
+    let stream: String = events.iter().map(|e| format!("{e}\n")).collect();
+    let mut session = Session::new(SessionOptions::default());
+    session.feed(stream.as_bytes()).expect("feeds");
+    let d = session.diagnostics();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "unknown_block");
+    assert_eq!(
+        d[0].message,
+        "REQUIRE_USER_CONFIRM for tool call \"c9\", which was never started (expected its start first)"
+    );
 }

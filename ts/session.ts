@@ -59,7 +59,8 @@ export type SkipCode =
   | "unknown_event_type"
   | "after_end"
   | "duplicate_block"
-  | "after_block_end";
+  | "after_block_end"
+  | "unclosed_blocks";
 
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
@@ -596,6 +597,23 @@ async function* fromStream(
 export function blockKey(block: ContentBlock, index: number): string {
   if (typeof block !== "object" || block === null) throw new MsgError("invalid_argument", "blockKey takes a content block");
   return `${index}:${block.type}:${block.id}`;
+}
+
+/**
+ * The blocks a message holds without their end (no `finished_at`; a hint has no end to
+ * wait for), with their positions: after the reply's `REPLY_END` (the message's
+ * `finished_at` set, e.g. a failed run) a UI can draw them as interrupted rather than
+ * streaming. The same rule as the session's `unclosed_blocks` diagnostic.
+ */
+export function openBlocks(msg: MsgJSON): { block: ContentBlock; index: number }[] {
+  if (typeof msg !== "object" || msg === null || !Array.isArray(msg.content)) {
+    throw new MsgError("invalid_argument", "openBlocks takes a message");
+  }
+  const out: { block: ContentBlock; index: number }[] = [];
+  msg.content.forEach((block, index) => {
+    if (block.type !== "hint" && block.finished_at === null) out.push({ block, index });
+  });
+  return out;
 }
 
 /** A tool call waiting for the user (`asking`: approve or deny) or an external executor (`submitted`). */

@@ -71,7 +71,8 @@ pub struct Diagnostic {
     /// ones too).
     pub index: usize,
     /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
-    /// `after_end`, `duplicate_block`, `after_block_end`, `named_sse_event`, `unknown_event_type`,
+    /// `after_end`, `duplicate_block`, `after_block_end`, `unclosed_blocks` (a note on a
+    /// `REPLY_END` that left blocks open), `named_sse_event`, `unknown_event_type`,
     /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`).
     pub code: &'static str,
     /// What happened, for people.
@@ -497,6 +498,17 @@ impl Session {
         }
         if matches!(event, AgentEvent::ReplyEnd(_)) {
             self.replies[i].ended = true;
+            // blocks the reply left open (a failed run, a lost model stream) stay as they
+            // are, as in the reference, and are named (not refused: the reply did end)
+            if let Some(message) = unclosed_blocks(&self.replies[i].msg) {
+                self.diagnose(
+                    meta,
+                    Skip::UnclosedBlocks,
+                    message,
+                    Some(event_type.into()),
+                    Some(reply_id.into()),
+                );
+            }
         }
         Ok((outcome, changed))
     }
@@ -725,6 +737,16 @@ fn delta_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
     })
 }
 
+/// `REPLY_END of a reply whose blocks never ended: text "t1", tool_call "c1"`, when some
+/// did not (hints have no end).
+fn unclosed_blocks(msg: &Msg) -> Option<String> {
+    let open: Vec<String> = (msg.content().iter())
+        .filter(|b| !matches!(b, crate::ContentBlock::Hint(_)) && !block_ended(b))
+        .map(|b| format!("{} {:?}", b.kind().as_str(), b.id()))
+        .collect();
+    (!open.is_empty()).then(|| format!("REPLY_END of a reply whose blocks never ended: {}", open.join(", ")))
+}
+
 /// Whether a block's end came (its `finished_at` is set by its END event).
 fn block_ended(block: &crate::ContentBlock) -> bool {
     use crate::ContentBlock;
@@ -743,6 +765,12 @@ fn skip_message(event_type: &str, event: &AgentEvent) -> String {
     format!("{event_type} for {target}, which was never started (expected its start first)")
 }
 
+/// `tool calls "a", "b"`.
+fn tool_calls<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<String> = ids.map(|id| format!("{id:?}")).collect();
+    format!("tool call{} {}", if ids.len() == 1 { "" } else { "s" }, ids.join(", "))
+}
+
 /// How an event names its block, for messages.
 fn block_target(event: &AgentEvent) -> String {
     match event {
@@ -757,6 +785,10 @@ fn block_target(event: &AgentEvent) -> String {
         AgentEvent::ToolResultTextDelta(e) => format!("tool result {:?}", e.tool_call_id),
         AgentEvent::ToolResultDataDelta(e) => format!("tool result {:?}", e.tool_call_id),
         AgentEvent::ToolResultEnd(e) => format!("tool result {:?}", e.tool_call_id),
+        // the calls asked about, by id (a UI can then say which call it cannot show)
+        AgentEvent::RequireUserConfirm(e) => tool_calls(e.tool_calls.iter().map(|c| c.id.as_str())),
+        AgentEvent::RequireExternalExecution(e) => tool_calls(e.tool_calls.iter().map(|c| c.id.as_str())),
+        AgentEvent::UserConfirmResult(e) => tool_calls(e.confirm_results.iter().map(|r| r.tool_call.id.as_str())),
         _ => "tool calls".to_owned(),
     }
 }

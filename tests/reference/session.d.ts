@@ -35,7 +35,7 @@ export interface SessionOptions {
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
 /** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
-export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end";
+export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks";
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
 /** An event the session skipped or warned about (lenient mode), in stream order. */
@@ -198,6 +198,16 @@ export declare class Session {
  * `id`, and providers may reuse ids, so `id` alone collides.
  */
 export declare function blockKey(block: ContentBlock, index: number): string;
+/**
+ * The blocks a message holds without their end (no `finished_at`; a hint has no end to
+ * wait for), with their positions: after the reply's `REPLY_END` (the message's
+ * `finished_at` set, e.g. a failed run) a UI can draw them as interrupted rather than
+ * streaming. The same rule as the session's `unclosed_blocks` diagnostic.
+ */
+export declare function openBlocks(msg: MsgJSON): {
+    block: ContentBlock;
+    index: number;
+}[];
 /** A tool call waiting for the user (`asking`: approve or deny) or an external executor (`submitted`). */
 export interface PendingAction {
     /** `confirm` (state `asking`) or `external` (state `submitted`). */

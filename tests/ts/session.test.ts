@@ -10,6 +10,7 @@ import {
   MsgError,
   Session,
   blockKey,
+  openBlocks,
   parseToolInput,
   pendingActions,
   setIdFactory,
@@ -438,7 +439,8 @@ test("one session reads phase after phase with read() alone: the second read sta
   const block = session.get("r")?.content[0];
   assert.equal(block?.type === "text" ? block.text : undefined, "Hello");
   assert.equal(session.isEnded("r"), true);
-  assert.deepEqual(session.diagnostics.map((d) => d.code), ["duplicate", "duplicate", "duplicate"]);
+  // (the reply ends with its text block open: a note, not a skip)
+  assert.deepEqual(session.diagnostics.map((d) => d.code), ["duplicate", "duplicate", "duplicate", "unclosed_blocks"]);
   // feeding after end() still says what to call, in the TS name
   assert.throws(() => session.feed("data: {}\n\n"), (e: MsgError) => e.code === "invalid_stream" && e.message.includes("restartStream()"));
   session.free();
@@ -551,5 +553,26 @@ test("restore refuses two messages with one id and a last_event_id with a line e
   const crlf = JSON.stringify({ ...good, last_event_id: "5\r\nX-Evil: 1" });
   assert.throws(() => Session.restore(crlf), (e: MsgError) => e.code === "invalid_checkpoint");
   assert.equal(Session.restore(JSON.stringify(good)).lastEventId, "5");
+  session.free();
+});
+
+test("a REPLY_END that leaves blocks open: an unclosed_blocks diagnostic naming them, and openBlocks lists them", () => {
+  const session = new Session({ strict: true });
+  session.feed([
+    '{"type": "REPLY_START", "session_id": "s", "reply_id": "r", "name": "n"}',
+    '{"type": "TEXT_BLOCK_START", "reply_id": "r", "block_id": "t"}',
+    '{"type": "TEXT_BLOCK_DELTA", "reply_id": "r", "block_id": "t", "delta": "This will "}',
+    '{"type": "TOOL_CALL_START", "reply_id": "r", "tool_call_id": "c", "tool_call_name": "f"}',
+    '{"type": "TOOL_CALL_END", "reply_id": "r", "tool_call_id": "c"}',
+    // a failed run: no TEXT_BLOCK_END (the reply did end: never refused, also when strict)
+    '{"type": "REPLY_END", "session_id": "s", "reply_id": "r", "finished_reason": "error"}',
+  ].join("\n") + "\n");
+  assert.deepEqual(
+    session.diagnostics.map((d) => [d.index, d.code, d.message]),
+    [[6, "unclosed_blocks", 'REPLY_END of a reply whose blocks never ended: text "t"']],
+  );
+  const msg = session.get("r")!;
+  assert.deepEqual(openBlocks(msg).map(({ block, index }) => [index, block.type]), [[0, "text"]]);
+  assert.throws(() => openBlocks(null as never), (e: MsgError) => e.code === "invalid_argument");
   session.free();
 });

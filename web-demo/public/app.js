@@ -880,7 +880,8 @@ function paintStatus() {
 /** What the session skipped, by code: "2 skipped (named_sse_event ×2)". */
 function skipped(session) {
   const counts = new Map();
-  for (const d of session.diagnostics) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+  // (unclosed_blocks is a note on an applied REPLY_END, nothing skipped)
+  for (const d of session.diagnostics) if (d.code !== "unclosed_blocks") counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
   if (counts.size === 0) return "";
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   return `, ${total} skipped (${[...counts].map(([code, n]) => `${code} ×${n}`).join(", ")})`;
