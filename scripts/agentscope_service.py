@@ -7,7 +7,8 @@ no workers), creates a credential of the scripted type and an agent over
 its own HTTP API, then prints ONE JSON line on stdout:
 
     {"urls": ["http://127.0.0.1:PORT"], "agent_id": "...",
-     "user_id": "...", "credential_id": "..."}
+     "user_id": "...", "credential_id": "...",
+     "chat_model_config": {...}}   (what POST /sessions/ needs)
 
 Everything else goes to stderr. SIGTERM / SIGINT stop it cleanly (exit 0)
 and remove its temp folder. Start it with ``scripts/agentscope-service``.
