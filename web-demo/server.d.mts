@@ -38,7 +38,8 @@ export function startAgentScopeService(options?: {
   quiet?: boolean;
 }): {
   pid: number | undefined;
-  ready: Promise<LiveService>;
+  /** With `info`, the whole JSON line the service printed. */
+  ready: Promise<LiveService & { info: Record<string, unknown> }>;
   /** SIGTERM; resolves with its exit code (or signal) once it exited. */
   stop: () => Promise<number | string | null>;
   exited: Promise<number | string | null>;

@@ -422,7 +422,7 @@ export function startAgentScopeService({ env = {}, quiet = false } = {}) {
     createInterface({ input: child.stdout }).once("line", (line) => {
       try {
         const info = JSON.parse(line);
-        resolve({ url: info.urls[0], agentId: info.agent_id, userId: info.user_id, chatModelConfig: info.chat_model_config });
+        resolve({ url: info.urls[0], agentId: info.agent_id, userId: info.user_id, chatModelConfig: info.chat_model_config, info });
       } catch {
         void stop();
         reject(new Error(`scripts/agentscope-service printed ${line}`));

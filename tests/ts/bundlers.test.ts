@@ -27,12 +27,12 @@ import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
 import * as esbuild from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { rollup, type RollupLog } from "rollup";
 import { createServer as createViteServer } from "vite";
 import { build as buildVite7, createServer as createVite7Server } from "vite-7";
 import webpack from "webpack";
-import { installPackedPackage, nullRecordingVolatiles, root, type Json } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root } from "./helpers.ts";
 
 // Under target/ (git-ignored) so that the bundlers resolve from the repository's
 // node_modules by walking up; the package itself comes from the tarball, installed with
@@ -88,10 +88,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -14,9 +14,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
 import { startService, stored, type Service } from "./service.ts";
 
 // Under target/ (git-ignored): vite, react and react-dom resolve from the repository's
@@ -163,10 +163,7 @@ before(async () => {
   assert.equal(typeof modelConfig?.credential_id, "string", "the service printed its chat_model_config");
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -8,10 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { splitEvents } from "../../pkg/dist/index.js";
 import { startAgentScopeService, startDemoServer, type LiveService } from "../../web-demo/server.mjs";
-import { nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
+import { type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
 import { stored, type Service } from "./service.ts";
 
 const out = join(root, "web-demo/out");
@@ -21,10 +21,7 @@ let server: { url: string; close: () => Promise<void> };
 before(async () => {
   mkdirSync(out, { recursive: true });
   server = await startDemoServer({ port: 0 });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

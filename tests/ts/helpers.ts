@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromium, type Browser } from "playwright-core";
 import { splitEvents } from "../../pkg/dist/index.js";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -80,4 +81,12 @@ export function installPackedPackage(scratch: string, name: string): void {
     JSON.stringify({ name, private: true, type: "module", dependencies: { "agentscope-message": `file:./${tarball}` } }),
   );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: scratch });
+}
+
+/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
 }

@@ -8,8 +8,7 @@ import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { installPackedPackage, nullRecordingVolatiles, recordingEvents, root } from "./helpers.ts";
+import { installPackedPackage, launchChromium, nullRecordingVolatiles, recordingEvents, root } from "./helpers.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "agentscope-message-consumer-"));
 const recording = join(root, "examples/recordings/f_tool_image");
@@ -200,10 +199,7 @@ document.body.dataset.result = JSON.stringify(out);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     const errors: string[] = [];

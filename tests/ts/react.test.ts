@@ -10,10 +10,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { createServer, type Server } from "node:http";
 import { dirname, extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { build } from "vite";
 import { splitEvents } from "../../pkg/dist/index.js";
-import { root, type Json } from "./helpers.ts";
+import { type Json, launchChromium, root } from "./helpers.ts";
 
 // The scratch consumer lives under target/ (git-ignored), so that `vite`, `react` and
 // `react-dom` resolve from the repository's node_modules by walking up: no registry
@@ -109,10 +109,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

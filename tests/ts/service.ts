@@ -1,12 +1,10 @@
 // The live AgentScope 2.0.11 service of the chat tests: `scripts/agentscope-service`
 // (the real `create_app`, SQLite, in-memory bus, a scripted model), started once per
 // test file, and a loopback proxy in front of it that can cut or stall a connection.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { root, type Json } from "./helpers.ts";
+import { startAgentScopeService } from "../../web-demo/server.mjs";
+import type { Json } from "./helpers.ts";
 
 export interface Service {
   /** The service's base URL. */
@@ -15,50 +13,20 @@ export interface Service {
   userId: string;
   /** The whole JSON line it printed (`chat_model_config` for new sessions, …). */
   info: Json;
-  /** Stops the service (SIGTERM) and waits for its exit. */
-  stop: () => Promise<number | null>;
+  /** Stops the service (SIGTERM) and resolves with its exit code (or signal). */
+  stop: () => Promise<number | string | null>;
   /** What it printed on stderr (for failures). */
   log: () => string;
 }
 
-/** Starts `scripts/agentscope-service` and resolves once it printed its JSON line. */
-export function startService(env: Record<string, string> = {}): Promise<Service> {
-  const child: ChildProcess = spawn(join(root, "scripts/agentscope-service"), [], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
-  });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-20_000);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in 600 s:\n${stderr}`)), 600_000);
-    void exited.then((code) => reject(new Error(`the service exited (${code}) before it was ready:\n${stderr}`)));
-    const lines = createInterface({ input: child.stdout! });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      let info: Json;
-      try {
-        info = JSON.parse(line);
-      } catch {
-        reject(new Error(`the service printed ${line}`));
-        return;
-      }
-      resolve({
-        url: info.urls[0],
-        agentId: info.agent_id,
-        userId: info.user_id,
-        info,
-        log: () => stderr,
-        stop: async () => {
-          if (child.exitCode === null) child.kill("SIGTERM");
-          return exited;
-        },
-      });
-    });
-  });
+/**
+ * Starts `scripts/agentscope-service` (through the demo server's own launcher) and
+ * resolves once it printed its JSON line.
+ */
+export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  const started = startAgentScopeService({ env, quiet: true });
+  const live = await started.ready;
+  return { url: live.url, agentId: live.agentId, userId: live.userId, info: live.info, log: started.log, stop: started.stop };
 }
 
 /** GET/POST JSON against the service, as the tests' own observer (not through `Chat`). */
