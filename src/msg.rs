@@ -181,6 +181,10 @@ pub struct Msg {
 struct BlockIndex {
     positions: HashMap<String, [[u32; 2]; 6]>,
     indexed: usize,
+    /// the entry of the id looked up last, while no block was indexed since (the deltas
+    /// of a stream name one block after another: most lookups skip the hash)
+    last_id: String,
+    last: Option<([[u32; 2]; 6], usize)>,
 }
 
 /// Change counters: the message's, the one each block last changed at, and the one each
@@ -600,7 +604,17 @@ impl Msg {
             }
             index.indexed += 1;
         }
-        let found = index.positions.get(id)?[slot(kind)][usize::from(newest)];
+        let entry = match index.last {
+            Some((entry, at)) if at == index.indexed && index.last_id == id => entry,
+            _ => {
+                let entry = *index.positions.get(id)?;
+                index.last_id.clear();
+                index.last_id.push_str(id);
+                index.last = Some((entry, index.indexed));
+                entry
+            }
+        };
+        let found = entry[slot(kind)][usize::from(newest)];
         (found != NONE).then_some(found as usize)
     }
 
