@@ -633,6 +633,14 @@ fn restore_refuses_two_messages_of_one_reply_and_a_last_event_id_with_a_line_end
     assert_eq!(err.code(), "invalid_checkpoint");
     let restored = Session::restore(&good.to_string()).expect("the checkpoint as written");
     assert_eq!(restored.last_event_id(), Some("5"));
+    let mut empty = good.clone();
+    empty["last_event_id"] = "".into();
+    let restored = Session::restore(&empty.to_string()).expect("an empty id");
+    assert_eq!(
+        restored.last_event_id(),
+        None,
+        "an empty id is no id, as in a live session"
+    );
 }
 
 #[test]

@@ -204,13 +204,13 @@ export class AgentScopeTransport implements ChatTransport {
 
   async chat(sessionId: string, input: ChatInput, options: { signal?: AbortSignal } = {}): Promise<void> {
     const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal);
-    await response.body?.cancel();
+    await response.text(); // (a small JSON body; read, not cancelled: a cancel shows as a failed request)
   }
 
   async interrupt(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/interrupt`;
     const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal);
-    await response.body?.cancel();
+    await response.text();
   }
 
   async status(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {

@@ -664,7 +664,8 @@ impl Session {
         }
         session.applied = c.applied.into_iter().collect();
         session.events = c.events;
-        session.last_event_id = c.last_event_id;
+        // an empty id is no id (the SSE standard's reset), as a live session holds it
+        session.last_event_id = c.last_event_id.filter(|id| !id.is_empty());
         session.restart_stream(); // an SSE stream goes on from the restored last event id
         Ok(session)
     }
