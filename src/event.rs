@@ -275,13 +275,17 @@ events! {
         /// The reply.
         reply_id: String,
         /// Prompt tokens.
-        input_tokens: i64 as LaxInt,
+        #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+        input_tokens: i128 as LaxInt,
         /// Completion tokens.
-        output_tokens: i64 as LaxInt,
+        #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+        output_tokens: i128 as LaxInt,
         /// Cached prompt tokens read.
-        [Default::default()] cache_input_tokens: i64 as LaxInt,
+        #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+        [Default::default()] cache_input_tokens: i128 as LaxInt,
         /// Cached prompt tokens written.
-        [Default::default()] cache_creation_input_tokens: i64 as LaxInt,
+        #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+        [Default::default()] cache_creation_input_tokens: i128 as LaxInt,
         /// Why the call ended (ignored by the reducer).
         [Default::default()] finished_reason: FinishedReason,
     }
@@ -646,6 +650,9 @@ impl AgentEvent {
 
 /// What [`decode`] read: an event (and whether its `id` was on the wire, or made up), or
 /// an event of a type this crate does not know (a newer server's additive event).
+// a value returned once per event and matched at once: boxing the event would add an
+// allocation per event for nothing
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Decoded {
     Event {
         event: AgentEvent,

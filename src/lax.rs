@@ -8,73 +8,71 @@
 //! | int | `true` / `false` (1 / 0); a float with no fractional part inside the i64 range (`120.0`); a string of an integer: (Unicode) white space around it, a sign, `_` between digits, leading zeros, a `.0…` fraction (`" 12 "`, `"+12"`, `"1_000"`, `"012"`, `"12.0"`) | `120.5`, `9.3e18`, `"1e3"`, `"12."`, `"0x10"`, `"1,000"`, `"1__0"`, `""` |
 //! | bool | `0` / `1`, `0.0` / `1.0`; the strings `0 off f false n no` / `1 on t true y yes` in any case | `2`, `1.5`, `" yes"`, `"maybe"` |
 
-use std::fmt;
+use serde::de::{self, Deserializer};
+use serde_json::{Number, Value};
 
-use serde::de::{self, Deserializer, Visitor};
-
-/// An integer read as pydantic's lax mode reads an `int` field.
+/// An integer read as pydantic's lax mode reads an `int` field, kept in 128 bits: the
+/// reference's ints have no bound, 128 bits hold every count it can meet (beyond ±2^127
+/// is refused: "this port keeps 128 bits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct LaxInt(pub i64);
+pub(crate) struct LaxInt(pub i128);
 
-impl From<LaxInt> for i64 {
-    fn from(v: LaxInt) -> i64 {
+impl From<LaxInt> for i128 {
+    fn from(v: LaxInt) -> i128 {
         v.0
     }
 }
 
 impl<'de> de::Deserialize<'de> for LaxInt {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LaxInt, D::Error> {
-        deserializer.deserialize_any(IntVisitor).map(LaxInt)
+        // read as a `Value` first: its numbers keep their digits (arbitrary_precision)
+        let value = Value::deserialize(deserializer)?;
+        lax_int(&value).map(LaxInt).map_err(de::Error::custom)
     }
 }
 
-struct IntVisitor;
+/// Whether a JSON number is written as an integer (no fraction, no exponent): Python's
+/// `json` reads those as `int`, every other number as `float`.
+pub(crate) fn is_integer_literal(n: &Number) -> bool {
+    !n.as_str().contains(['.', 'e', 'E'])
+}
 
-impl Visitor<'_> for IntVisitor {
-    type Value = i64;
+/// The double of a JSON number, read exactly (the nearest double; ±inf past the range).
+pub(crate) fn number_f64(n: &Number) -> f64 {
+    n.as_str().parse().unwrap_or(f64::NAN)
+}
 
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a valid integer")
+fn lax_int(value: &Value) -> Result<i128, &'static str> {
+    match value {
+        Value::Number(n) if is_integer_literal(n) => n
+            .as_str()
+            .parse()
+            .map_err(|_| "Input should be a valid integer, this port keeps 128 bits"),
+        Value::Number(n) => int_from_float(number_f64(n)),
+        Value::Bool(b) => Ok(i128::from(*b)),
+        Value::String(s) => parse_int(s).ok_or("Input should be a valid integer, unable to parse string as an integer"),
+        _ => Err("Input should be a valid integer"),
     }
+}
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
-        Ok(v)
+fn int_from_float(v: f64) -> Result<i128, &'static str> {
+    if !v.is_finite() {
+        return Err("Input should be a finite number");
     }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-        i64::try_from(v).map_err(|_| E::custom("Input should be a valid integer, this port keeps 64 bits"))
+    if v.fract() != 0.0 {
+        return Err("Input should be a valid integer, got a number with a fractional part");
     }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<i64, E> {
-        Ok(i64::from(v))
+    // pydantic takes a whole float inside the i64 range only; i64::MAX as f64 rounds up
+    // to 2^63, which is out of range, and -2^63 is refused as pydantic refuses it
+    if !(v > -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18) {
+        return Err("Input should be a valid integer, exceeded maximum size");
     }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
-        if !v.is_finite() {
-            return Err(E::custom("Input should be a finite number"));
-        }
-        if v.fract() != 0.0 {
-            return Err(E::custom(
-                "Input should be a valid integer, got a number with a fractional part",
-            ));
-        }
-        // i64::MAX as f64 rounds up to 2^63, which is out of range; -2^63 is refused too,
-        // as an integer literal below i64::MIN also reads as that double (the reference
-        // keeps such an integer exactly: refusing beats writing another number)
-        if !(v > -9.223_372_036_854_776e18 && v < 9.223_372_036_854_776e18) {
-            return Err(E::custom("Input should be a valid integer, exceeded maximum size"));
-        }
-        Ok(v as i64)
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
-        parse_int(v).ok_or_else(|| E::custom("Input should be a valid integer, unable to parse string as an integer"))
-    }
+    Ok(v as i128)
 }
 
 /// pydantic's string → int: white space trimmed, an optional sign, ASCII digits with single
 /// `_` between them, and an optional fraction of zeros (`"12.0"`).
-fn parse_int(text: &str) -> Option<i64> {
+fn parse_int(text: &str) -> Option<i128> {
     // (Unicode white space, as pydantic trims: U+00A0, U+3000, … too)
     let text = text.trim();
     let (negative, rest) = match text.as_bytes().first()? {
@@ -86,12 +84,12 @@ fn parse_int(text: &str) -> Option<i64> {
     if frac.is_empty() || !frac.bytes().all(|b| b == b'0') {
         return None;
     }
-    // digits with single `_` between them; accumulated negative (i64::MIN fits)
-    let mut value: i64 = 0;
+    // digits with single `_` between them; accumulated negative (i128::MIN fits)
+    let mut value: i128 = 0;
     let mut previous = b'_';
     for b in int.bytes() {
         match b {
-            b'0'..=b'9' => value = value.checked_mul(10)?.checked_sub(i64::from(b - b'0'))?,
+            b'0'..=b'9' => value = value.checked_mul(10)?.checked_sub(i128::from(b - b'0'))?,
             b'_' if previous != b'_' => {}
             _ => return None,
         }
@@ -109,53 +107,32 @@ pub(crate) struct LaxBool(pub bool);
 
 impl<'de> de::Deserialize<'de> for LaxBool {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LaxBool, D::Error> {
-        deserializer.deserialize_any(BoolVisitor).map(LaxBool)
+        let value = Value::deserialize(deserializer)?;
+        lax_bool(&value).map(LaxBool).map_err(de::Error::custom)
     }
 }
 
-struct BoolVisitor;
-
 const NOT_BOOL: &str = "Input should be a valid boolean, unable to interpret input";
 
-impl Visitor<'_> for BoolVisitor {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a valid boolean")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
-        Ok(v)
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-        match v {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(E::custom(NOT_BOOL)),
-        }
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
-        self.visit_i64(i64::try_from(v).unwrap_or(2))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
-        if v == 0.0 {
-            Ok(false)
-        } else if v == 1.0 {
-            Ok(true)
-        } else {
-            Err(E::custom("Input should be a valid boolean"))
-        }
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
-        match v.to_ascii_lowercase().as_str() {
+fn lax_bool(value: &Value) -> Result<bool, &'static str> {
+    match value {
+        Value::Bool(b) => Ok(*b),
+        Value::Number(n) if is_integer_literal(n) => match n.as_str().trim_start_matches('-') {
+            "0" => Ok(false),
+            "1" if !n.as_str().starts_with('-') => Ok(true),
+            _ => Err(NOT_BOOL),
+        },
+        Value::Number(n) => match number_f64(n) {
+            0.0 => Ok(false),
+            1.0 => Ok(true),
+            _ => Err("Input should be a valid boolean"),
+        },
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "0" | "off" | "f" | "false" | "n" | "no" => Ok(false),
             "1" | "on" | "t" | "true" | "y" | "yes" => Ok(true),
-            _ => Err(E::custom(NOT_BOOL)),
-        }
+            _ => Err(NOT_BOOL),
+        },
+        _ => Err("Input should be a valid boolean"),
     }
 }
 
@@ -163,7 +140,7 @@ impl Visitor<'_> for BoolVisitor {
 mod tests {
     use super::{LaxBool, LaxInt};
 
-    fn int(json: &str) -> Option<i64> {
+    fn int(json: &str) -> Option<i128> {
         serde_json::from_str::<LaxInt>(json).ok().map(|v| v.0)
     }
 

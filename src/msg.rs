@@ -51,15 +51,19 @@ impl Role {
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Usage {
     /// Prompt tokens.
-    pub input_tokens: i64,
+    #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+    pub input_tokens: i128,
     /// Completion tokens.
-    pub output_tokens: i64,
+    #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+    pub output_tokens: i128,
     /// Prompt tokens read from the provider's cache.
     #[serde(default)]
-    pub cache_input_tokens: i64,
+    #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+    pub cache_input_tokens: i128,
     /// Prompt tokens written to the provider's cache.
     #[serde(default)]
-    pub cache_creation_input_tokens: i64,
+    #[cfg_attr(feature = "wasm", tsify(type = "number"))]
+    pub cache_creation_input_tokens: i128,
 }
 
 /// Why a reply ended: `completed`, `interrupted`, `exceed_max_iters`, `error`.
@@ -526,7 +530,8 @@ impl Msg {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// `append_usage`: stores `usage` when there is none yet, else adds the four counters.
+    /// `append_usage`: stores `usage` when there is none yet, else adds the four counters
+    /// (each saturating at ±2^127; the reducer refuses a sum past that instead).
     pub fn append_usage(&mut self, usage: &Usage) -> &mut Msg {
         self.usage = Some(match self.usage {
             None => *usage,
@@ -541,6 +546,18 @@ impl Msg {
         });
         self.revisions.msg += 1;
         self
+    }
+
+    /// Whether [`Msg::append_usage`] of `usage` stays within 128 bits (the reference's
+    /// ints have no bound: a sum past ±2^127 is `limit_exceeded`, not a wrong number).
+    pub(crate) fn usage_fits(&self, usage: &Usage) -> bool {
+        let Some(u) = self.usage else { return true };
+        u.input_tokens.checked_add(usage.input_tokens).is_some()
+            && u.output_tokens.checked_add(usage.output_tokens).is_some()
+            && u.cache_input_tokens.checked_add(usage.cache_input_tokens).is_some()
+            && u.cache_creation_input_tokens
+                .checked_add(usage.cache_creation_input_tokens)
+                .is_some()
     }
 
     /// `get_text_content(separator)`: the texts of all `text` blocks joined with

@@ -74,12 +74,18 @@ impl Msg {
                 self.touch_msg();
             }
             AgentEvent::ModelCallEnd(e) => {
-                self.append_usage(&Usage {
+                let usage = Usage {
                     input_tokens: e.input_tokens,
                     output_tokens: e.output_tokens,
                     cache_input_tokens: e.cache_input_tokens,
                     cache_creation_input_tokens: e.cache_creation_input_tokens,
-                });
+                };
+                if !self.usage_fits(&usage) {
+                    return Err(MsgError::LimitExceeded(
+                        "a token count sum past ±2^127 (this port keeps 128 bits)".to_owned(),
+                    ));
+                }
+                self.append_usage(&usage);
             }
             AgentEvent::TextBlockStart(e) => self.push_block(ContentBlock::Text(TextBlock::with_id(&e.block_id, ""))),
             AgentEvent::TextBlockDelta(e) => {

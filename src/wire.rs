@@ -74,13 +74,18 @@ pub(crate) struct PyValue<'a>(pub &'a Value);
 impl Serialize for PyValue<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Value::Number(n) if n.is_f64() => {
-                let text = python_repr(n.as_f64().unwrap_or(f64::NAN));
-                match RawValue::from_string(text) {
-                    Ok(raw) => raw.serialize(serializer),
-                    Err(_) => self.0.serialize(serializer),
-                }
-            }
+            // numbers keep their digits (serde_json's arbitrary_precision): an integer is
+            // written as read (any size, as a Python int; `-0` is the int 0), any other
+            // number as Python's repr of its nearest double (`null` past ±1.8e308, as
+            // pydantic writes an infinity)
+            Value::Number(n) if crate::lax::is_integer_literal(n) => match n.as_str() {
+                "-0" => serializer.serialize_u8(0),
+                _ => self.0.serialize(serializer),
+            },
+            Value::Number(n) => match RawValue::from_string(python_repr(crate::lax::number_f64(n))) {
+                Ok(raw) => raw.serialize(serializer),
+                Err(_) => serializer.serialize_unit(),
+            },
             Value::Array(items) => serializer.collect_seq(items.iter().map(PyValue)),
             Value::Object(map) => PyMap(map).serialize(serializer),
             other => other.serialize(serializer),

@@ -206,3 +206,62 @@ fn tool_result_url_errors_leave_a_string_output_untouched() {
         matches!(&items[1], TextOrData::Data(d) if matches!(&d.source, DataSource::Url(u) if u.url == "https://x.y/a%20b.png"))
     );
 }
+
+#[test]
+fn token_counts_are_kept_in_128_bits_and_a_sum_past_them_is_refused_whole() {
+    let mut m = msg();
+    let end = |tokens: &str| {
+        format!(r#"{{"type":"MODEL_CALL_END","reply_id":"r","input_tokens":{tokens},"output_tokens":1}}"#)
+    };
+    // 2^64 + 2^64, as the reference adds Python ints (tests/fixtures/reference-json)
+    apply(&mut m, &end("18446744073709551616")).unwrap();
+    apply(&mut m, &end("18446744073709551616")).unwrap();
+    assert_eq!(m.usage.unwrap().input_tokens, 36_893_488_147_419_103_232);
+    assert!(
+        m.to_json()
+            .contains(r#""input_tokens":36893488147419103232,"output_tokens":2,"#)
+    );
+    // 2^127 - 1 - 2^65 more fits exactly; one more token does not, and changes nothing
+    let max = i128::MAX - 36_893_488_147_419_103_232;
+    apply(&mut m, &end(&max.to_string())).unwrap();
+    assert_eq!(m.usage.unwrap().input_tokens, i128::MAX);
+    let before = m.to_json();
+    let error = apply(&mut m, &end("1")).unwrap_err();
+    assert_eq!(error.code(), "limit_exceeded");
+    assert_eq!(m.to_json(), before);
+    // a single count past 128 bits is refused when the event is read
+    let error = apply(&mut m, &end("170141183460469231731687303715884105728")).unwrap_err();
+    assert_eq!(error.code(), "invalid_event");
+    assert!(error.to_string().contains("this port keeps 128 bits"), "{error}");
+    assert_eq!(m.to_json(), before);
+}
+
+#[test]
+fn free_form_numbers_keep_their_digits_as_python_writes_them() {
+    // Python's json: integer literals are ints of any size (`-0` is 0); other numbers are
+    // doubles, read exactly and written by repr (`1e400` is inf, which pydantic writes as
+    // null). Expected texts: agentscope 2.0.11 (tests/fixtures/reference-json).
+    let custom = |v: &str| {
+        let json = format!(r#"{{"id":"e","created_at":"T","type":"CUSTOM","name":"n","value":{{"v":{v}}}}}"#);
+        let out = AgentEvent::from_json(&json).unwrap().to_json();
+        let tail = out.split(r#""value":{"v":"#).nth(1).unwrap().to_owned();
+        tail.trim_end_matches("}}").to_owned()
+    };
+    for (input, want) in [
+        ("-0", "0"),
+        ("-0.0", "-0.0"),
+        (
+            "100000000000000000000000000000000000000000000000000000000000",
+            "100000000000000000000000000000000000000000000000000000000000",
+        ),
+        ("-12345678901234567890123", "-12345678901234567890123"),
+        ("9007199254740993.0", "9007199254740992.0"),
+        ("123456789.12345679", "123456789.12345679"),
+        ("1E5", "100000.0"),
+        ("1e400", "null"),
+        ("-1e400", "null"),
+        ("[1, 2.50, -0]", "[1,2.5,0]"),
+    ] {
+        assert_eq!(custom(input), want, "{input}");
+    }
+}

@@ -244,3 +244,28 @@ test("more arguments of the wrong kind are MsgError (invalid_argument): no toJSO
   msg.appendEvents([{ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" }]);
   assert.equal(msg.content.length, 1);
 });
+
+test("numbers keep their digits in toJSONString(); in toJSON() they are JS numbers", () => {
+  // the reference's own output (tests/fixtures/reference-json): ints of any size, `-0` is
+  // 0, doubles by Python's repr, `1e400` is an infinity written null; token sums exact
+  const msg = Msg.fromJSON(
+    '{"name":"a","content":[],"role":"assistant","id":"r","created_at":"T0",' +
+      '"metadata":{"big":-12345678901234567890123,"z":-0,"d":9007199254740993.0,"inf":1e400}}',
+  );
+  msg.appendEvents([
+    '{"type":"MODEL_CALL_END","reply_id":"r","input_tokens":18446744073709551616,"output_tokens":1}',
+    '{"type":"MODEL_CALL_END","reply_id":"r","input_tokens":18446744073709551616,"output_tokens":1}',
+  ]);
+  const text = msg.toJSONString();
+  assert.ok(text.includes('"metadata":{"big":-12345678901234567890123,"z":0,"d":9007199254740992.0,"inf":null}'), text);
+  assert.ok(text.includes('"usage":{"input_tokens":36893488147419103232,"output_tokens":2,'), text);
+  assert.equal(msg.toJSON().usage!.input_tokens, 36893488147419103232);
+  assert.equal(msg.toJSON().metadata.inf, null);
+  // a sum past 128 bits is refused and changes nothing
+  const max = "170141183460469231731687303715884105727";
+  assert.throws(
+    () => msg.appendEvent(`{"type":"MODEL_CALL_END","reply_id":"r","input_tokens":${max},"output_tokens":1}`),
+    (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded",
+  );
+  assert.equal(msg.toJSONString(), text);
+});
