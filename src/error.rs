@@ -58,8 +58,9 @@ pub enum MsgError {
     /// A checkpoint that [`crate::Session::restore`] cannot read.
     #[error("{0}")]
     InvalidCheckpoint(String),
-    /// Input past a configured cap (`SessionOptions::max_frame_bytes`): the frame is
-    /// dropped, nothing else changes.
+    /// Input past a configured cap (`SessionOptions::max_frame_bytes`, the [`crate::Limits`]
+    /// of a message, `SessionOptions::max_session_bytes`), or no memory left for it: the
+    /// frame or event is dropped, nothing else changes.
     #[error("{0}")]
     LimitExceeded(String),
 }

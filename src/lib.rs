@@ -38,6 +38,7 @@ mod error;
 mod event;
 pub mod factory;
 mod lax;
+mod limits;
 mod msg;
 mod outcome;
 mod raw;
@@ -57,6 +58,9 @@ pub use delta::Delta;
 pub use error::MsgError;
 pub use event::*;
 pub use factory::{generate_id, generate_timestamp, set_id_factory, set_timestamp_factory};
+pub use limits::{
+    DEFAULT_MAX_BLOCK_BYTES, DEFAULT_MAX_BLOCKS, DEFAULT_MAX_DELTA_BYTES, DEFAULT_MAX_MESSAGE_BYTES, Limits,
+};
 pub use msg::{
     ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
     system_msg, user_msg, validate_role,
@@ -64,5 +68,5 @@ pub use msg::{
 pub use outcome::{Outcome, Skip};
 pub use reduce::ToolCallMatch;
 pub use session::framing::{Frame, Framer, Framing};
-pub use session::{Diagnostic, Session, SessionError, SessionOptions};
+pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions};
 pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

@@ -7,10 +7,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{BlockKind, ContentBlock, Model, Object, TextBlock, without_position};
+use crate::block::{BlockKind, ContentBlock, Model, Object, TextBlock, TextOrBlocks, TextOrData, without_position};
 use crate::error::MsgError;
+use crate::event::AgentEvent;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::LaxInt;
+use crate::limits::{self, Limits};
+use crate::source::DataSource;
 
 /// Who speaks: `user`, `assistant` or `system`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -178,6 +181,41 @@ pub struct Msg {
     index: BlockIndex,
     #[serde(skip)]
     revisions: Revisions,
+    #[serde(skip)]
+    limits: Limits,
+    /// what the message and each block took in (see [`Limits`]); counted when first
+    /// needed, and again after `content_mut`
+    #[serde(skip)]
+    sizes: Option<Sizes>,
+    /// the room its session leaves the message (`SessionOptions::max_session_bytes`)
+    #[serde(skip)]
+    pub(crate) session_room: Option<usize>,
+    /// per tool result (by block position), its base64 data items by id (see
+    /// [`Msg::tool_data_item`])
+    #[serde(skip)]
+    data_items: HashMap<usize, ItemIndex>,
+}
+
+/// The first position of each base64 data item id in a tool result's output, over
+/// `items[..indexed]` (items are only ever appended).
+#[derive(Debug, Clone, Default)]
+struct ItemIndex {
+    first: HashMap<String, usize>,
+    indexed: usize,
+}
+
+/// What a message and each of its blocks took in, in bytes (see [`Limits`]).
+#[derive(Debug, Clone, Default)]
+struct Sizes {
+    total: usize,
+    blocks: Vec<usize>,
+}
+
+/// What [`Msg::admit`] let in: the event's bytes and the block it grows.
+pub(crate) struct Admitted {
+    bytes: usize,
+    target: Option<usize>,
+    len_before: usize,
 }
 
 /// First and last index of each `(type, id)`, over `content[..indexed]`; extended lazily.
@@ -407,6 +445,10 @@ impl Msg {
                 rewritten: blocks.clone(),
                 blocks,
             },
+            limits: Limits::default(),
+            sizes: None,
+            session_room: None,
+            data_items: HashMap::new(),
         }
     }
 
@@ -419,10 +461,131 @@ impl Msg {
     /// skips role validation; it marks every block as changed and resets the block index.
     pub fn content_mut(&mut self) -> &mut Vec<ContentBlock> {
         self.index = BlockIndex::default();
+        self.sizes = None;
+        self.data_items.clear();
         self.revisions.msg += 1;
         self.revisions.blocks.clear();
         self.revisions.rewritten.clear();
         &mut self.content
+    }
+
+    /// The caps on what events may add to this message (see [`Limits`]).
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Sets the caps on what events may add to this message from now on (what it holds
+    /// already stays).
+    pub fn set_limits(&mut self, limits: Limits) -> &mut Msg {
+        self.limits = limits;
+        self
+    }
+
+    /// What the message took in, in bytes: its content's wire JSON when it was made (or
+    /// last changed through [`Msg::content_mut`]) plus every event applied since (a
+    /// delta its payload, any other event its wire JSON). [`Limits::max_message_bytes`]
+    /// caps it.
+    pub fn taken_bytes(&mut self) -> usize {
+        self.sizes().total
+    }
+
+    fn sizes(&mut self) -> &mut Sizes {
+        let content = &self.content;
+        self.sizes.get_or_insert_with(|| {
+            let blocks = limits::block_sizes(content);
+            Sizes {
+                total: blocks.iter().sum(),
+                blocks,
+            }
+        })
+    }
+
+    /// Checks `event` against the caps before it is applied (`limit_exceeded`, nothing
+    /// changed); for the text a delta grows, makes room first, so that memory running out
+    /// is that error too rather than a trap.
+    pub(crate) fn admit(&mut self, event: &AgentEvent, newest: bool) -> Result<Admitted, MsgError> {
+        let l = self.limits;
+        let payload = limits::delta_payload(event);
+        if let Some(p) = payload {
+            limits::check(0, p, l.max_delta_bytes, "a delta", "max_delta_bytes")?;
+        }
+        let bytes = payload.unwrap_or_else(|| limits::json_len(event));
+        let pushes = match event {
+            AgentEvent::TextBlockStart(_)
+            | AgentEvent::ThinkingBlockStart(_)
+            | AgentEvent::DataBlockStart(_)
+            | AgentEvent::ToolCallStart(_)
+            | AgentEvent::ToolResultStart(_)
+            | AgentEvent::HintBlock(_) => 1,
+            AgentEvent::ExternalExecutionResult(e) => e.execution_results.len(),
+            _ => 0,
+        };
+        let len_before = self.content.len();
+        if l.max_blocks != 0 && pushes > 0 && len_before.saturating_add(pushes) > l.max_blocks {
+            return Err(MsgError::LimitExceeded(format!(
+                "the message would have {} blocks, past the cap of {} (max_blocks); the event was not applied",
+                len_before.saturating_add(pushes),
+                l.max_blocks
+            )));
+        }
+        let room = self.session_room;
+        let total = self.sizes().total;
+        limits::check(total, bytes, l.max_message_bytes, "the message", "max_message_bytes")?;
+        if let Some(room) = room {
+            limits::check(total, bytes, room, "the session", "max_session_bytes")?;
+        }
+        if pushes == 1 {
+            limits::check(0, bytes, l.max_block_bytes, "the new block", "max_block_bytes")?;
+        }
+        let target = match event {
+            AgentEvent::TextBlockDelta(e) => self.find_block(BlockKind::Text, &e.block_id),
+            AgentEvent::TextBlockEnd(e) if e.text.is_some() => self.find_block(BlockKind::Text, &e.block_id),
+            AgentEvent::ThinkingBlockDelta(e) => self.find_block(BlockKind::Thinking, &e.block_id),
+            AgentEvent::DataBlockDelta(e) => self.find_block(BlockKind::Data, &e.block_id),
+            AgentEvent::ToolCallDelta(e) => self.find_block_at(BlockKind::ToolCall, &e.tool_call_id, newest),
+            AgentEvent::ToolResultTextDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
+            AgentEvent::ToolResultDataDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
+            _ => None,
+        };
+        if let Some(i) = target {
+            let have = self.sizes().blocks.get(i).copied().unwrap_or(0);
+            limits::check(have, bytes, l.max_block_bytes, "the block", "max_block_bytes")?;
+            let grown = match (&mut self.content[i], payload) {
+                (ContentBlock::Text(b), Some(_)) => Some(&mut b.text),
+                (ContentBlock::Thinking(b), Some(_)) => Some(&mut b.thinking),
+                (ContentBlock::ToolCall(b), Some(_)) => Some(&mut b.input),
+                _ => None,
+            };
+            if let Some(text) = grown
+                && text.try_reserve(bytes).is_err()
+            {
+                return Err(MsgError::LimitExceeded(format!(
+                    "no memory for {bytes} more bytes of a block of {} bytes; the event was not applied",
+                    text.len()
+                )));
+            }
+        }
+        Ok(Admitted {
+            bytes,
+            target,
+            len_before,
+        })
+    }
+
+    /// Counts what an applied event took in (see [`Msg::admit`]).
+    pub(crate) fn account(&mut self, admitted: Admitted) {
+        let Some(sizes) = &mut self.sizes else { return };
+        sizes.total = sizes.total.saturating_add(admitted.bytes);
+        let added = &self.content[admitted.len_before.min(self.content.len())..];
+        match added.len() {
+            0 => {
+                if let Some(size) = admitted.target.and_then(|i| sizes.blocks.get_mut(i)) {
+                    *size = size.saturating_add(admitted.bytes);
+                }
+            }
+            1 => sizes.blocks.push(admitted.bytes),
+            _ => sizes.blocks.extend(limits::block_sizes(added)),
+        }
     }
 
     /// A counter that grows whenever the message changes (through `append_event`,
@@ -633,6 +796,29 @@ impl Msg {
         };
         let found = entry[slot(kind)][usize::from(newest)];
         (found != NONE).then_some(found as usize)
+    }
+
+    /// The first base64 data item with `id` in the output of tool result `i` (the merge
+    /// target of a `TOOL_RESULT_DATA_DELTA`), by an index extended as items are added (a
+    /// search of the whole output per event made n items with new ids O(n²)).
+    pub(crate) fn tool_data_item(&mut self, i: usize, id: &str) -> Option<usize> {
+        let Some(ContentBlock::ToolResult(result)) = self.content.get(i) else {
+            return None;
+        };
+        let TextOrBlocks::Blocks(items) = &result.output else {
+            return None;
+        };
+        let index = self.data_items.entry(i).or_default();
+        while let Some(item) = items.get(index.indexed) {
+            if let TextOrData::Data(d) = item
+                && matches!(d.source, DataSource::Base64(_))
+                && !index.first.contains_key(&d.id)
+            {
+                index.first.insert(d.id.clone(), index.indexed);
+            }
+            index.indexed += 1;
+        }
+        index.first.get(id).copied()
     }
 
     /// Mutable block `i`, marked as changed.

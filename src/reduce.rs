@@ -59,6 +59,16 @@ impl Msg {
             Some(reply_id) if reply_id != self.id => return Ok(Outcome::Skipped(Skip::ForeignReply)),
             Some(_) => {}
         }
+        let admitted = self.admit(event, tool_calls == ToolCallMatch::Newest)?;
+        let outcome = self.apply(event, tool_calls)?;
+        if outcome == Outcome::Applied {
+            self.account(admitted);
+        }
+        Ok(outcome)
+    }
+
+    /// The reducer itself, past the reply id and the caps.
+    fn apply(&mut self, event: &AgentEvent, tool_calls: ToolCallMatch) -> Result<Outcome, MsgError> {
         let newest = tool_calls == ToolCallMatch::Newest;
         let unknown = Outcome::Skipped(Skip::UnknownBlock);
         match event {
@@ -355,21 +365,21 @@ impl Msg {
         let Some(i) = self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest) else {
             return unknown;
         };
-        let ContentBlock::ToolResult(result) = &self.content()[i] else {
+        if !matches!(self.content()[i], ContentBlock::ToolResult(_)) {
             return unknown;
-        };
+        }
         let source = match &e.data {
             Some(data) => DataSource::Base64(Base64Source::new(data.clone(), &e.media_type)),
             None => DataSource::Url(URLSource::new(e.url.as_deref().unwrap_or_default(), &e.media_type)?),
         };
         // merge target: the first base64 data block of the output with this block id (a
         // URL is never merged: no search)
-        let target = match (&result.output, &source) {
-            (_, DataSource::Url(_)) => None,
-            (TextOrBlocks::Blocks(items), _) => items.iter().position(|item| {
-                matches!(item, TextOrData::Data(d) if d.id == e.block_id && matches!(d.source, DataSource::Base64(_)))
-            }),
-            (TextOrBlocks::Text(_), _) => None,
+        let target = match &source {
+            DataSource::Url(_) => None,
+            DataSource::Base64(_) => self.tool_data_item(i, &e.block_id),
+        };
+        let ContentBlock::ToolResult(result) = &self.content()[i] else {
+            return unknown;
         };
         // decoded before anything changes: (target, the held string decoded if it is still
         // a string, the chunk); the held bytes are then extended in place, not copied

@@ -210,3 +210,41 @@ fn replay_initial_without_all_skips_other_replies_events_as_the_reference_does()
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_base64]"));
 }
+
+#[test]
+fn the_caps_are_flags() {
+    let stream = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}
+{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}
+{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"hello"}
+"#;
+    for (flag, value, option) in [
+        ("--max-delta-bytes", "4", "max_delta_bytes"),
+        // the start takes in its wire JSON (154 bytes, with the id and time made for it)
+        ("--max-block-bytes", "157", "max_block_bytes"),
+        ("--max-message-bytes", "157", "max_message_bytes"),
+        ("--max-session-bytes", "157", "max_session_bytes"),
+    ] {
+        let out = cli(&["replay", flag, value], Some(stream.as_bytes()));
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("error[limit_exceeded] at event 3: "),
+            "{flag}: {stderr}"
+        );
+        assert!(stderr.contains(option), "{flag}: {stderr}");
+        // 0 is no cap
+        assert!(cli(&["replay", flag, "0"], Some(stream.as_bytes())).status.success());
+    }
+    let out = cli(&["replay", "--max-blocks", "0"], Some(stream.as_bytes()));
+    assert!(out.status.success());
+    let two = format!(
+        "{stream}{}\n",
+        r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"u"}"#
+    );
+    let out = cli(&["replay", "--max-blocks", "1"], Some(two.as_bytes()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error[limit_exceeded] at event 4: the message would have 2 blocks"),
+        "{stderr}"
+    );
+}

@@ -249,4 +249,53 @@ mod frame_limit {
         assert_eq!(session.feed(b"\n").map_err(|e| e.code()), Err("limit_exceeded"));
         assert_eq!(session.len(), 1);
     }
+
+    #[test]
+    fn the_sse_frame_cap_counts_the_data_only() {
+        let event = delta(&"x".repeat(20));
+        let n = event.len();
+        // one line: "data: " is not counted; exactly the cap fits, one byte more does not
+        let sse = format!("data: {START}\n\ndata: {OPEN}\n\ndata: {event}\n\n");
+        assert_eq!(run(&sse, 5, n), (vec![], "x".repeat(20)));
+        assert_eq!(run(&sse, 5, n - 1), (vec!["limit_exceeded"], String::new()));
+        // two data lines: their joining line end is data
+        let (head, tail) = event.split_at(event.find(",\"reply_id\"").expect("a key") + 1);
+        let two = format!("data: {START}\n\ndata: {OPEN}\n\ndata: {head}\ndata:{tail}\n\n");
+        assert_eq!(run(&two, 3, n + 1).1, "x".repeat(20));
+        assert_eq!(run(&two, 3, n).0.last(), Some(&"limit_exceeded"));
+    }
+
+    #[test]
+    fn an_over_long_sse_id_is_ignored_not_copied_onto_every_event() {
+        // 3 MiB of id, then 2,002 frames: the id line is refused and the last event id
+        // stays the one before it (WHATWG would keep the long one on every event)
+        let mut stream = format!("id: 1\ndata: {START}\n\nid: {}\ndata: {OPEN}\n\n", "7".repeat(3 << 20));
+        for _ in 0..2_000 {
+            stream.push_str(&format!("data: {}\n\n", delta("y")));
+        }
+        let mut session = Session::new(SessionOptions::default());
+        let mut codes = Vec::new();
+        for piece in stream.as_bytes().chunks(1 << 16) {
+            let mut result = session.feed(piece);
+            while let Err(e) = result {
+                codes.push(e.code());
+                result = session.feed(b"");
+            }
+        }
+        session.end().expect("the end");
+        assert_eq!(codes, vec!["limit_exceeded"]);
+        assert_eq!(session.last_event_id(), Some("1"));
+        let text = session
+            .get("r")
+            .and_then(|m| m.get_text_content(""))
+            .unwrap_or_default();
+        assert_eq!(text, "y".repeat(2_000));
+        // an id of 4 KiB is kept
+        let fits = "8".repeat(4096);
+        let mut session = Session::new(SessionOptions::default());
+        session
+            .feed(format!("id: {fits}\ndata: {START}\n\n").as_bytes())
+            .expect("kept");
+        assert_eq!(session.last_event_id(), Some(fits.as_str()));
+    }
 }

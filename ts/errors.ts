@@ -133,3 +133,30 @@ declare global {
     readonly dispose: unique symbol;
   }
 }
+
+/** Session options that are byte or block counts, with their Rust names. */
+const CAPS = {
+  maxFrameBytes: "max_frame_bytes",
+  maxDeltaBytes: "max_delta_bytes",
+  maxBlockBytes: "max_block_bytes",
+  maxMessageBytes: "max_message_bytes",
+  maxBlocks: "max_blocks",
+  maxSessionBytes: "max_session_bytes",
+} as const;
+
+/**
+ * The caps given in `options` as Rust-named keys; throws `invalid_argument` for one that
+ * is not an integer from 0 (no cap) to 2^32 - 1 (a `usize` in wasm32).
+ */
+export function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, what: string): Record<string, number> {
+  const caps: Record<string, number> = {};
+  for (const [name, rust] of Object.entries(CAPS)) {
+    const value = options[name as keyof typeof CAPS];
+    if (value === undefined) continue;
+    if (!(typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value < 2 ** 32)) {
+      throw new MsgError("invalid_argument", `${what} ${name} must be an integer from 0 (no cap) to 2^32 - 1`);
+    }
+    caps[rust] = value;
+  }
+  return caps;
+}

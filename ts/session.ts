@@ -4,8 +4,15 @@ import { jsonrepair } from "jsonrepair";
 import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
-import { MsgError, call, expectString, toJSONText } from "./errors.js";
+import { MsgError, call, capsJSON, expectString, toJSONText } from "./errors.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
+
+/**
+ * The largest piece of a chunk copied into wasm at once, in bytes (or UTF-16 units of a
+ * string): a chunk of 200 MiB is framed piece by piece, so the frame cap drops an
+ * oversized frame as it comes instead of after a copy of the whole chunk.
+ */
+const PIECE = 1 << 20;
 
 const FREED: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
 
@@ -42,7 +49,33 @@ export interface SessionOptions {
    * streams go on after it.
    */
   maxFrameBytes?: number;
+  /**
+   * The payload of one delta event (its `delta`, or a data delta's `data` or `url`), in
+   * UTF-8 bytes; default 64 MiB, 0 for no cap. Past it the event throws `MsgError`
+   * (`limit_exceeded`) and changes nothing.
+   */
+  maxDeltaBytes?: number;
+  /**
+   * What one block takes in (its wire JSON when the message was made, plus each payload
+   * applied to it), in bytes; default 256 MiB, 0 for no cap (`limit_exceeded`).
+   */
+  maxBlockBytes?: number;
+  /**
+   * What one message takes in (its content's wire JSON when made, plus each event
+   * applied: a delta its payload, any other event its wire JSON), in bytes; default
+   * 512 MiB, 0 for no cap (`limit_exceeded`).
+   */
+  maxMessageBytes?: number;
+  /** The blocks of one message; default 100,000, 0 for no cap (`limit_exceeded`). */
+  maxBlocks?: number;
+  /**
+   * What all the session's messages take in together, in bytes; default 1 GiB, 0 for no
+   * cap (`limit_exceeded`). With the defaults one session stays well inside the 4 GiB of
+   * wasm memory, its snapshots included.
+   */
+  maxSessionBytes?: number;
 }
+
 
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
@@ -155,7 +188,8 @@ export class Session {
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
-    const { strict, dedup, toolCallMatch, maxFrameBytes, ...rest } = options;
+    const { strict, dedup, toolCallMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
+      options;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
     for (const [name, value] of [["strict", strict], ["dedup", dedup]] as const) {
@@ -166,17 +200,18 @@ export class Session {
     if (toolCallMatch !== undefined && toolCallMatch !== "first" && toolCallMatch !== "newest") {
       throw new MsgError("invalid_argument", 'session option toolCallMatch must be "first" or "newest"');
     }
-    // usize in wasm32: below 2^32; 0 is no cap, as in Rust and the CLI
-    if (maxFrameBytes !== undefined && !(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes >= 0 && maxFrameBytes < 2 ** 32)) {
-      throw new MsgError("invalid_argument", "session option maxFrameBytes must be an integer from 0 (no cap) to 2^32 - 1");
-    }
-    const json = JSON.stringify({
-      strict: !!strict,
-      dedup: !!dedup,
-      tool_call_match: toolCallMatch ?? "first",
-      ...(maxFrameBytes === undefined ? {} : { max_frame_bytes: maxFrameBytes }),
-    });
+    const caps = capsJSON({ maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes }, "session option");
+    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first", ...caps });
     this.#handle = call(() => SessionHandle.create(json));
+  }
+
+  /**
+   * What the session's messages took in together, in bytes (each message's content when
+   * it was added, plus every event applied since: a delta its payload, any other event
+   * its wire JSON); `maxSessionBytes` caps it.
+   */
+  get takenBytes(): number {
+    return this.#h.takenBytes();
   }
 
   /**
@@ -215,7 +250,18 @@ export class Session {
           this.#high = text.slice(-1);
           text = text.slice(0, -1);
         }
-        return call(() => h.feedText(text));
+        // a large chunk goes in pieces, framed as they come (see PIECE)
+        let at = 0;
+        while (text.length - at > PIECE) {
+          let end = at + PIECE;
+          const unit = text.charCodeAt(end - 1);
+          if (unit >= 0xd800 && unit <= 0xdbff) end -= 1; // not inside a surrogate pair
+          const piece = text.slice(at, end);
+          call(() => h.pushText(piece));
+          at = end;
+        }
+        const rest = at === 0 ? text : text.slice(at);
+        return call(() => h.feedText(rest));
       }
       let bytes: unknown = chunk;
       try {
@@ -229,7 +275,10 @@ export class Session {
       const held = this.#flushHigh(h);
       return held + call(() => {
         try {
-          return h.feedBytes(bytes);
+          const all = bytes as Uint8Array;
+          let at = 0;
+          for (; all.length - at > PIECE; at += PIECE) h.pushBytes(all.subarray(at, at + PIECE));
+          return h.feedBytes(at === 0 ? all : all.subarray(at));
         } catch (e) {
           // the glue could not copy the bytes (a detached buffer): nothing reached wasm
           if (e instanceof TypeError) throw new MsgError("invalid_argument", `feed could not read the bytes: ${e.message}`);

@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentscope_message::session::DEFAULT_MAX_FRAME_BYTES;
-use agentscope_message::{Msg, MsgError, Session, SessionError, SessionOptions, ToolCallMatch};
+use agentscope_message::{
+    DEFAULT_MAX_BLOCK_BYTES, DEFAULT_MAX_BLOCKS, DEFAULT_MAX_DELTA_BYTES, DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_SESSION_BYTES, Msg, MsgError, Session, SessionError, SessionOptions, ToolCallMatch,
+};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Rebuild AgentScope 2.0 messages from event streams, exactly as agentscope's
@@ -61,6 +64,8 @@ enum Command {
         /// memory.
         #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FRAME_BYTES)]
         max_frame_bytes: usize,
+        #[command(flatten)]
+        caps: Caps,
         /// Print what was skipped or suspicious to stderr, one JSON object per line.
         #[arg(long)]
         diagnostics: bool,
@@ -192,6 +197,27 @@ fn replay(args: ReplayArgs) -> Result<String, String> {
     })
 }
 
+/// The caps on what events may add (0: no cap); an event past one is refused
+/// (error[limit_exceeded], exit 1) before anything of it is copied in.
+#[derive(clap::Args)]
+struct Caps {
+    /// The payload of one delta event (its `delta`, `data` or `url`), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DELTA_BYTES)]
+    max_delta_bytes: usize,
+    /// What one block takes in, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BLOCK_BYTES)]
+    max_block_bytes: usize,
+    /// What one message takes in, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE_BYTES)]
+    max_message_bytes: usize,
+    /// The blocks of one message.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS)]
+    max_blocks: usize,
+    /// What all the messages take in together, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_SESSION_BYTES)]
+    max_session_bytes: usize,
+}
+
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay {
@@ -201,6 +227,7 @@ fn main() -> ExitCode {
             dedup,
             tool_call_match,
             max_frame_bytes,
+            caps,
             diagnostics,
             file,
         } => {
@@ -212,6 +239,11 @@ fn main() -> ExitCode {
                     Match::Newest => ToolCallMatch::Newest,
                 },
                 max_frame_bytes,
+                max_delta_bytes: caps.max_delta_bytes,
+                max_block_bytes: caps.max_block_bytes,
+                max_message_bytes: caps.max_message_bytes,
+                max_blocks: caps.max_blocks,
+                max_session_bytes: caps.max_session_bytes,
             };
             replay(ReplayArgs {
                 initial,

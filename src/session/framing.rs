@@ -67,6 +67,8 @@ pub struct Framer {
     past_start: bool,
     sse: Option<SseParser>,
     sse_overflows: u64,
+    /// drops over-long `id:` lines before the SSE parser sees them
+    ids: IdGuard,
     /// the last event ID an SSE stream starts from (a reconnect's)
     initial_id: String,
     lines: Lines,
@@ -145,7 +147,9 @@ impl Framer {
             Some(Framing::Sse) => {
                 if let Some(sse) = &mut self.sse {
                     // complete a last line and frame that lack their line end / blank line
-                    sse.feed(b"\n\n");
+                    let queue = &mut self.queue;
+                    self.ids
+                        .filter(b"\n\n", |bytes| sse.feed(bytes), || queue.push_back(Err(id_too_long())));
                     sse.finish();
                 }
                 self.drain_sse();
@@ -179,7 +183,12 @@ impl Framer {
             self.max_frame
         };
         match framing {
-            Framing::Sse => self.sse = Some(SseParser::with_last_event_id(self.initial_id.as_str()).max_buffer(cap)),
+            // the parser's cap counts field names and the `event:` name too: it is given
+            // room for them, and the data itself is held to the cap in `drain_sse`
+            Framing::Sse => {
+                let parser_cap = cap.saturating_add(SSE_FIELD_ROOM);
+                self.sse = Some(SseParser::with_last_event_id(self.initial_id.as_str()).max_buffer(parser_cap));
+            }
             Framing::JsonLines => self.lines.max = cap,
             Framing::JsonArray => self.array.max = cap,
         }
@@ -248,7 +257,9 @@ impl Framer {
                 };
                 for piece in chunk.chunks(piece.max(1)) {
                     if let Some(sse) = &mut self.sse {
-                        sse.feed(piece);
+                        let queue = &mut self.queue;
+                        self.ids
+                            .filter(piece, |bytes| sse.feed(bytes), || queue.push_back(Err(id_too_long())));
                     }
                     self.drain_sse();
                 }
@@ -269,6 +280,10 @@ impl Framer {
         while let Some(event) = sse.next_event() {
             // a frame without data is a keep-alive (the parser already drops empty ones)
             if event.data.trim().is_empty() {
+                continue;
+            }
+            if self.max_frame != 0 && event.data.len() > self.max_frame {
+                self.queue.push_back(Err(too_long(self.max_frame)));
                 continue;
             }
             self.queue.push_back(Ok(Frame {
@@ -469,6 +484,177 @@ fn too_long(max: usize) -> MsgError {
     ))
 }
 
+/// What an SSE frame may hold besides its data within the parser's cap: field names,
+/// line ends and an `event:` name.
+const SSE_FIELD_ROOM: usize = 64 << 10;
+
+/// The longest SSE `id:` value kept, in bytes. The parser copies the last event id onto
+/// every event after it: a 3 MiB id before 2,000 small frames would be 6 GB.
+pub const MAX_SSE_ID_BYTES: usize = 4096;
+
+fn id_too_long() -> MsgError {
+    MsgError::LimitExceeded(format!(
+        "an SSE id: line is longer than {MAX_SSE_ID_BYTES} bytes; it is ignored (the last event id stays)"
+    ))
+}
+
+/// What [`IdGuard`] holds of the line the previous chunk ended in.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// at a line start
+    #[default]
+    None,
+    /// its first bytes, held until they tell an `id` field from other lines
+    Start,
+    /// an `id` field, held until its end while it is short enough
+    Id,
+    /// another line, already passed on
+    Other,
+    /// an `id` field past [`MAX_SSE_ID_BYTES`], dropped to its end
+    Dropped,
+}
+
+/// Drops SSE `id:` lines longer than [`MAX_SSE_ID_BYTES`] (with their line end) before the
+/// parser sees them; every other byte goes on unchanged and in order, in runs as long as
+/// the chunk (a line is only held while it may be an `id` field cut by the chunk's end).
+#[derive(Debug, Default)]
+struct IdGuard {
+    open: Open,
+    held: Vec<u8>,
+    /// the previous chunk ended with `\r`: a `\n` first is part of that line end
+    after_cr: bool,
+    /// and that line was dropped (so is the `\n`)
+    dropped_cr: bool,
+}
+
+/// An `id` line of `body` bytes (its field name included) is too long to keep.
+fn id_too_long_line(body: usize) -> bool {
+    // "id:", at most one space, the value
+    body > MAX_SSE_ID_BYTES + 4
+}
+
+impl IdGuard {
+    fn filter(&mut self, chunk: &[u8], mut give: impl FnMut(&[u8]), mut refused: impl FnMut()) {
+        let mut out = |bytes: &[u8]| {
+            if !bytes.is_empty() {
+                give(bytes);
+            }
+        };
+        if chunk.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        if std::mem::take(&mut self.after_cr) && chunk[0] == b'\n' {
+            if !self.dropped_cr {
+                out(b"\n");
+            }
+            i = 1;
+        }
+        // the line the previous chunk ended in
+        if self.open == Open::Start {
+            while i < chunk.len() && self.held.len() < 3 && !matches!(chunk[i], b'\n' | b'\r') {
+                self.held.push(chunk[i]);
+                i += 1;
+            }
+            if i == chunk.len() && self.held.len() < 3 {
+                return; // still cannot tell
+            }
+            let ends = i < chunk.len() && matches!(chunk[i], b'\n' | b'\r');
+            if self.held.starts_with(b"id:") || (ends && self.held == b"id") {
+                self.open = Open::Id;
+            } else {
+                out(&std::mem::take(&mut self.held));
+                self.open = Open::Other;
+            }
+        }
+        if self.open != Open::None {
+            let rest = &chunk[i..];
+            let end = memchr::memchr2(b'\n', b'\r', rest);
+            let body = &rest[..end.unwrap_or(rest.len())];
+            match self.open {
+                Open::Id if id_too_long_line(self.held.len() + body.len()) => {
+                    self.held = Vec::new();
+                    self.open = Open::Dropped;
+                    refused();
+                }
+                Open::Id => self.held.extend_from_slice(body),
+                Open::Other => out(body),
+                _ => {}
+            }
+            let Some(end) = end else { return };
+            let line_end = self.line_end(rest, end);
+            match self.open {
+                Open::Id => {
+                    self.held.extend_from_slice(&rest[end..line_end]);
+                    out(&std::mem::take(&mut self.held));
+                }
+                Open::Other => out(&rest[end..line_end]),
+                _ => {}
+            }
+            self.open = Open::None;
+            i += line_end;
+        }
+        // fresh lines: passed on in one run, but for over-long `id` lines and a last line
+        // that is (or may be) an `id` field
+        let mut run = i;
+        while i < chunk.len() {
+            let rest = &chunk[i..];
+            let end = memchr::memchr2(b'\n', b'\r', rest);
+            let body = &rest[..end.unwrap_or(rest.len())];
+            let Some(end) = end else {
+                // `i`, `id` (maybe the start of `id:`) or an `id:` field: held
+                if body.starts_with(b"id:") || b"id".starts_with(body) {
+                    out(&chunk[run..i]);
+                    run = chunk.len();
+                    self.open = if body.starts_with(b"id:") {
+                        Open::Id
+                    } else {
+                        Open::Start
+                    };
+                    if self.open == Open::Id && id_too_long_line(body.len()) {
+                        self.open = Open::Dropped;
+                        refused();
+                    } else {
+                        self.held = body.to_vec();
+                    }
+                } else {
+                    self.open = Open::Other;
+                }
+                break;
+            };
+            let is_id = body.starts_with(b"id:") || body == b"id";
+            let dropped = is_id && id_too_long_line(body.len());
+            if dropped {
+                out(&chunk[run..i]);
+                refused();
+            }
+            self.open = if dropped { Open::Dropped } else { Open::Other };
+            i += self.line_end(rest, end);
+            self.open = Open::None;
+            if dropped {
+                run = i;
+            }
+        }
+        out(&chunk[run.min(chunk.len())..]);
+    }
+
+    /// Past the line end at `rest[end]` (`\r\n` is one; a `\r` last in the chunk may be
+    /// the first half of one: remembered).
+    fn line_end(&mut self, rest: &[u8], end: usize) -> usize {
+        if rest[end] == b'\r' {
+            match rest.get(end + 1) {
+                Some(b'\n') => return end + 2,
+                Some(_) => {}
+                None => {
+                    self.after_cr = true;
+                    self.dropped_cr = self.open == Open::Dropped;
+                }
+            }
+        }
+        end + 1
+    }
+}
+
 /// A frame of JSON text (white space around it dropped); `invalid_json` when the bytes are
 /// not UTF-8.
 fn text_frame(bytes: Vec<u8>, what: &str) -> Result<Frame, MsgError> {
@@ -481,5 +667,72 @@ fn text_frame(bytes: Vec<u8>, what: &str) -> Result<Frame, MsgError> {
             "{what} is not UTF-8: {}",
             e.utf8_error()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{IdGuard, MAX_SSE_ID_BYTES};
+
+    /// What the guard must give: the input without its over-long `id` lines (CR LF, CR
+    /// and LF each end a line; the line end goes with its line).
+    fn expected(input: &[u8]) -> (Vec<u8>, usize) {
+        let (mut out, mut dropped, mut i) = (Vec::new(), 0, 0);
+        while i < input.len() {
+            let end = input[i..].iter().position(|&b| b == b'\n' || b == b'\r').map(|e| i + e);
+            let body_end = end.unwrap_or(input.len());
+            let mut next = end.map_or(input.len(), |e| e + 1);
+            if end.is_some_and(|e| input[e] == b'\r' && input.get(e + 1) == Some(&b'\n')) {
+                next += 1;
+            }
+            let body = &input[i..body_end];
+            if (body.starts_with(b"id:") || body == b"id") && body.len() > MAX_SSE_ID_BYTES + 4 {
+                dropped += 1;
+            } else {
+                out.extend_from_slice(&input[i..next]);
+            }
+            i = next;
+        }
+        (out, dropped)
+    }
+
+    fn run(chunks: &[&[u8]]) -> (Vec<u8>, usize) {
+        let (mut guard, mut out, mut dropped) = (IdGuard::default(), Vec::new(), 0);
+        // the stream's end comes as a line end (as `Framer::end` gives it)
+        for chunk in chunks.iter().chain([&&b"\n"[..]]) {
+            guard.filter(chunk, |b| out.extend_from_slice(b), || dropped += 1);
+        }
+        (out, dropped)
+    }
+
+    #[test]
+    fn only_over_long_id_lines_are_dropped_wherever_the_chunks_split() {
+        let long = "x".repeat(MAX_SSE_ID_BYTES + 1);
+        let fits = "y".repeat(MAX_SSE_ID_BYTES);
+        let inputs = [
+            format!("id: {long}\ndata: {{}}\n\nid: 7\ndata: {{}}\n\n"),
+            format!("data: a\r\nid:{long}xy\r\n\r\nid: {fits}\r\ndata: b\r\rid\r\ni\nidx: {long}\n"),
+            format!("id: {long}\rdata: c\n\n:comment\nid\nid:\nid: {fits}"),
+            format!("id: {long}"),
+        ];
+        for input in &inputs {
+            let input = input.as_bytes();
+            let want = expected(&[input, b"\n"].concat());
+            assert!(want.1 >= 1, "the input has a long id line");
+            assert_eq!(run(&[input]), want);
+            for at in 0..=input.len() {
+                assert_eq!(run(&[&input[..at], &input[at..]]), want, "split at {at}");
+            }
+            // a few three-way splits around the line ends
+            for at in (0..input.len()).filter(|&i| matches!(input[i], b'\n' | b'\r' | b':')) {
+                for b in [at.saturating_sub(2), at, at + 1, at + 2] {
+                    let (x, y) = (b.min(at), b.max(at).min(input.len()));
+                    assert_eq!(run(&[&input[..x], &input[x..y], &input[y..]]), want, "splits {x} {y}");
+                }
+            }
+            // one byte at a time
+            let bytes: Vec<&[u8]> = input.chunks(1).collect();
+            assert_eq!(run(&bytes), want);
+        }
     }
 }

@@ -17,6 +17,7 @@ use thiserror::Error;
 use crate::block::{BlockKind, Object};
 use crate::error::MsgError;
 use crate::event::{AgentEvent, Decoded, decode};
+use crate::limits::Limits;
 use crate::msg::{Msg, MsgOptions, assistant_msg};
 use crate::outcome::{Outcome, Skip};
 use crate::reduce::ToolCallMatch;
@@ -47,6 +48,34 @@ pub struct SessionOptions {
     /// `limit_exceeded` error and is dropped without being held whole in memory; SSE and
     /// JSON Lines streams go on after it, a JSON array stops.
     pub max_frame_bytes: usize,
+    /// [`Limits::max_delta_bytes`] of every message of the session (default 64 MiB; 0 is
+    /// no cap).
+    pub max_delta_bytes: usize,
+    /// [`Limits::max_block_bytes`] of every message (default 256 MiB; 0 is no cap).
+    pub max_block_bytes: usize,
+    /// [`Limits::max_message_bytes`] of every message (default 512 MiB; 0 is no cap).
+    pub max_message_bytes: usize,
+    /// [`Limits::max_blocks`] of every message (default 100,000; 0 is no cap).
+    pub max_blocks: usize,
+    /// What all the session's messages take in together ([`Msg::taken_bytes`] summed),
+    /// default [`DEFAULT_MAX_SESSION_BYTES`] (1 GiB; 0 is no cap): with the defaults, one
+    /// session stays well inside the 4 GiB of a wasm32 memory, its snapshots included.
+    pub max_session_bytes: usize,
+}
+
+/// The default [`SessionOptions::max_session_bytes`]: 1 GiB.
+pub const DEFAULT_MAX_SESSION_BYTES: usize = 1 << 30;
+
+impl SessionOptions {
+    /// The caps of each message of the session.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_delta_bytes: self.max_delta_bytes,
+            max_block_bytes: self.max_block_bytes,
+            max_message_bytes: self.max_message_bytes,
+            max_blocks: self.max_blocks,
+        }
+    }
 }
 
 /// The default [`SessionOptions::max_frame_bytes`]: 64 MiB (a 48 MB base64 image in one
@@ -60,6 +89,11 @@ impl Default for SessionOptions {
             dedup: false,
             tool_call_match: ToolCallMatch::First,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+            max_delta_bytes: crate::limits::DEFAULT_MAX_DELTA_BYTES,
+            max_block_bytes: crate::limits::DEFAULT_MAX_BLOCK_BYTES,
+            max_message_bytes: crate::limits::DEFAULT_MAX_MESSAGE_BYTES,
+            max_blocks: crate::limits::DEFAULT_MAX_BLOCKS,
+            max_session_bytes: DEFAULT_MAX_SESSION_BYTES,
         }
     }
 }
@@ -167,6 +201,8 @@ pub struct Session {
     revision: u64,
     /// the only reply events are routed to (see `focus`)
     focus: Option<String>,
+    /// what the messages took in together (`Msg::taken_bytes`), once counted
+    taken: Option<usize>,
 }
 
 impl Default for Session {
@@ -191,6 +227,7 @@ impl Session {
             last_event_id: None,
             revision: 0,
             focus: None,
+            taken: None,
         }
     }
 
@@ -203,8 +240,16 @@ impl Session {
     /// a resumed stream continues). A message with the same id is replaced; its revisions
     /// start afresh, so a [`SnapshotReader`](crate::snapshot::SnapshotReader) of the
     /// replaced message must be made anew (the wasm binding does so).
-    pub fn insert(&mut self, msg: Msg) {
+    pub fn insert(&mut self, mut msg: Msg) {
         self.revision += 1;
+        msg.set_limits(self.options.limits());
+        if let Some(taken) = self.taken {
+            let replaced = match self.by_reply.get(&msg.id) {
+                Some(&i) => self.replies[i].msg.taken_bytes(),
+                None => 0,
+            };
+            self.taken = Some(taken.saturating_sub(replaced).saturating_add(msg.taken_bytes()));
+        }
         match self.by_reply.get(&msg.id) {
             Some(&i) => self.replies[i] = Reply { msg, ended: false },
             None => {
@@ -229,6 +274,16 @@ impl Session {
     /// a reducer error, or in strict mode a [`Skip`] code), with its position and ids;
     /// `invalid_stream` for bytes fed after [`Session::end`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
+        self.push(chunk)?;
+        self.drain()
+    }
+
+    /// Frames a chunk without applying its events: they wait for the next
+    /// [`Session::feed`] (an empty chunk will do) or [`Session::end`], which applies them
+    /// in order. A caller with one large chunk hands it in pieces this way (the wasm
+    /// binding does, so a 200 MiB string is never copied in whole), keeping `feed`'s
+    /// result and error for the whole chunk. Errors: `invalid_stream` after the end.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), SessionError> {
         if self.framer.is_ended() && !chunk.is_empty() {
             let error = MsgError::InvalidStream(
                 "the stream has ended; a new stream starts with restart_stream() (restartStream() in JS)".into(),
@@ -236,7 +291,7 @@ impl Session {
             return Err(self.error(Meta::default(), error));
         }
         self.framer.feed(chunk);
-        self.drain()
+        Ok(())
     }
 
     /// Ends the stream: a final frame without its blank line (or line end) is applied;
@@ -428,8 +483,9 @@ impl Session {
                         id: Some(reply_id.to_owned()),
                         ..MsgOptions::default()
                     };
-                    let msg =
+                    let mut msg =
                         assistant_msg(start.name.clone(), vec![], options).map_err(|e| self.error(meta.clone(), e))?;
+                    msg.set_limits(self.options.limits());
                     self.by_reply.insert(reply_id.to_owned(), self.replies.len());
                     self.replies.push(Reply { msg, ended: false });
                 }
@@ -476,10 +532,16 @@ impl Session {
             return Err(self.error(meta.clone(), MsgError::Strict(*skip, message.clone())));
         }
         let before = self.replies[i].msg.revision();
-        let outcome = self.replies[i]
-            .msg
-            .append_event_with(event, self.options.tool_call_match)
-            .map_err(|e| self.error(meta.clone(), e))?;
+        // the room the other messages leave this one (max_session_bytes)
+        let total = self.taken_bytes();
+        let max = self.options.max_session_bytes;
+        let msg = &mut self.replies[i].msg;
+        let others = total.saturating_sub(msg.taken_bytes());
+        msg.session_room = (max != 0).then(|| max.saturating_sub(others));
+        let outcome = msg.append_event_with(event, self.options.tool_call_match);
+        let taken = others.saturating_add(msg.taken_bytes());
+        self.taken = Some(taken);
+        let outcome = outcome.map_err(|e| self.error(meta.clone(), e))?;
         let changed = self.replies[i].msg.revision() != before;
         // a skipped event changed nothing, so refusing it now leaves the message as it was
         match outcome {
@@ -561,6 +623,17 @@ impl Session {
     /// The message at position `i` (order of [`Session::messages`]).
     pub fn message(&self, i: usize) -> Option<&Msg> {
         self.replies.get(i).map(|r| &r.msg)
+    }
+
+    /// What the session's messages took in together ([`Msg::taken_bytes`] summed), which
+    /// [`SessionOptions::max_session_bytes`] caps.
+    pub fn taken_bytes(&mut self) -> usize {
+        if let Some(taken) = self.taken {
+            return taken;
+        }
+        let taken = self.replies.iter_mut().map(|r| r.msg.taken_bytes()).sum();
+        self.taken = Some(taken);
+        taken
     }
 
     /// Number of reply messages.

@@ -77,6 +77,33 @@ impl MsgHandle {
         self.msg.append_event(&event).map(|_| ()).map_err(|e| js_error(&e))
     }
 
+    /// Sets the caps on what events may add (the core's `Limits`, in its field order:
+    /// `max_delta_bytes`, `max_block_bytes`, `max_message_bytes`, `max_blocks`; 0 is no
+    /// cap). The TS layer checks the values.
+    #[wasm_bindgen(js_name = setLimits)]
+    pub fn set_limits(&mut self, max_delta_bytes: u32, max_block_bytes: u32, max_message_bytes: u32, max_blocks: u32) {
+        self.msg.set_limits(crate::Limits {
+            max_delta_bytes: max_delta_bytes as usize,
+            max_block_bytes: max_block_bytes as usize,
+            max_message_bytes: max_message_bytes as usize,
+            max_blocks: max_blocks as usize,
+        });
+    }
+
+    /// The caps, in the order `setLimits` takes them.
+    pub fn limits(&self) -> Vec<u32> {
+        let l = self.msg.limits();
+        [l.max_delta_bytes, l.max_block_bytes, l.max_message_bytes, l.max_blocks]
+            .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+            .to_vec()
+    }
+
+    /// What the message took in, in bytes (the core's `Msg::taken_bytes`).
+    #[wasm_bindgen(js_name = takenBytes)]
+    pub fn taken_bytes(&mut self) -> f64 {
+        self.msg.taken_bytes() as f64
+    }
+
     /// The message's revision counter (grows on every change).
     pub fn revision(&self) -> f64 {
         self.msg.revision() as f64

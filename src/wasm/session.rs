@@ -33,7 +33,7 @@ fn outcome_code(outcome: Outcome) -> String {
 
 #[wasm_bindgen]
 impl SessionHandle {
-    /// A session with options as JSON text (`{strict, dedup, tool_call_match}`). Throws
+    /// A session with options as JSON text (the core's `SessionOptions`). Throws
     /// `MsgError` (`invalid_argument`) for unknown or mistyped options.
     pub fn create(options_json: &str) -> Result<SessionHandle, JsValue> {
         let options: SessionOptions = serde_json::from_str(options_json)
@@ -56,6 +56,25 @@ impl SessionHandle {
             .feed(chunk)
             .map(|n| n as u32)
             .map_err(|e| js_session_error(&e))
+    }
+
+    /// Frames raw bytes without applying their events (see the core's `Session::push`):
+    /// the TS layer hands a large chunk in pieces, then applies with `feedBytes`.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.session.push(chunk).map_err(|e| js_session_error(&e))
+    }
+
+    /// Frames text (its UTF-8 bytes) without applying (see `pushBytes`).
+    #[wasm_bindgen(js_name = pushText)]
+    pub fn push_text(&mut self, chunk: &str) -> Result<(), JsValue> {
+        self.push_bytes(chunk.as_bytes())
+    }
+
+    /// What the session's messages took in together, in bytes (`Session::taken_bytes`).
+    #[wasm_bindgen(js_name = takenBytes)]
+    pub fn taken_bytes(&mut self) -> f64 {
+        self.session.taken_bytes() as f64
     }
 
     /// Feeds text (its UTF-8 bytes).

@@ -1274,6 +1274,10 @@ export class MsgHandle {
      */
     hasContentBlocks(types: any): boolean;
     /**
+     * The caps, in the order `setLimits` takes them.
+     */
+    limits(): Uint32Array;
+    /**
      * The changes since the previous call, as JSON text (see the core's
      * `SnapshotReader::read`): the header, the block count, and per changed block the
      * whole block or the tail appended to its streamed string.
@@ -1283,6 +1287,16 @@ export class MsgHandle {
      * The message's revision counter (grows on every change).
      */
     revision(): number;
+    /**
+     * Sets the caps on what events may add (the core's `Limits`, in its field order:
+     * `max_delta_bytes`, `max_block_bytes`, `max_message_bytes`, `max_blocks`; 0 is no
+     * cap). The TS layer checks the values.
+     */
+    setLimits(max_delta_bytes: number, max_block_bytes: number, max_message_bytes: number, max_blocks: number): void;
+    /**
+     * What the message took in, in bytes (the core's `Msg::taken_bytes`).
+     */
+    takenBytes(): number;
     /**
      * The whole message as wire JSON text.
      */
@@ -1310,7 +1324,7 @@ export class SessionHandle {
      */
     clearDiagnostics(): void;
     /**
-     * A session with options as JSON text (`{strict, dedup, tool_call_match}`). Throws
+     * A session with options as JSON text (the core's `SessionOptions`). Throws
      * `MsgError` (`invalid_argument`) for unknown or mistyped options.
      */
     static create(options_json: string): SessionHandle;
@@ -1362,6 +1376,15 @@ export class SessionHandle {
      */
     messageJSON(i: number): string | undefined;
     /**
+     * Frames raw bytes without applying their events (see the core's `Session::push`):
+     * the TS layer hands a large chunk in pieces, then applies with `feedBytes`.
+     */
+    pushBytes(chunk: Uint8Array | number[]): void;
+    /**
+     * Frames text (its UTF-8 bytes) without applying (see `pushBytes`).
+     */
+    pushText(chunk: string): void;
+    /**
      * The changes since the previous call, as JSON text: `{"count": <messages>,
      * "messages": [[i, <message changes>], ...]}` with a message's changes as the core's
      * `SnapshotReader::read` writes them; unchanged messages are left out.
@@ -1379,6 +1402,10 @@ export class SessionHandle {
      * A counter that grows whenever a message changes.
      */
     revision(): number;
+    /**
+     * What the session's messages took in together, in bytes (`Session::taken_bytes`).
+     */
+    takenBytes(): number;
 }
 
 /**
@@ -1427,8 +1454,11 @@ export interface InitOutput {
     readonly msghandle_fromJSON: (a: number, b: number) => [number, number, number];
     readonly msghandle_getTextContent: (a: number, b: number, c: number) => [number, number];
     readonly msghandle_hasContentBlocks: (a: number, b: any) => number;
+    readonly msghandle_limits: (a: number) => [number, number];
     readonly msghandle_readChanges: (a: number) => [number, number];
     readonly msghandle_revision: (a: number) => number;
+    readonly msghandle_setLimits: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly msghandle_takenBytes: (a: number) => number;
     readonly msghandle_toJSONString: (a: number) => [number, number];
     readonly parseEvent: (a: number, b: number) => [number, number, number, number];
     readonly sessionhandle_applyJSON: (a: number, b: number, c: number) => [number, number, number, number];
@@ -1446,10 +1476,13 @@ export interface InitOutput {
     readonly sessionhandle_isEnded: (a: number, b: number, c: number) => number;
     readonly sessionhandle_lastEventId: (a: number) => [number, number];
     readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
+    readonly sessionhandle_pushBytes: (a: number, b: number, c: number) => [number, number];
+    readonly sessionhandle_pushText: (a: number, b: number, c: number) => [number, number];
     readonly sessionhandle_readChanges: (a: number) => [number, number];
     readonly sessionhandle_restartStream: (a: number) => void;
     readonly sessionhandle_restore: (a: number, b: number) => [number, number, number];
     readonly sessionhandle_revision: (a: number) => number;
+    readonly sessionhandle_takenBytes: (a: number) => number;
     readonly setIdFactory: (a: number) => void;
     readonly setTimestampFactory: (a: number) => void;
     readonly splitEvents: (a: number, b: number) => [number, number, number, number];

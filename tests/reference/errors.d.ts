@@ -55,3 +55,18 @@ declare global {
         readonly dispose: unique symbol;
     }
 }
+/** Session options that are byte or block counts, with their Rust names. */
+declare const CAPS: {
+    readonly maxFrameBytes: "max_frame_bytes";
+    readonly maxDeltaBytes: "max_delta_bytes";
+    readonly maxBlockBytes: "max_block_bytes";
+    readonly maxMessageBytes: "max_message_bytes";
+    readonly maxBlocks: "max_blocks";
+    readonly maxSessionBytes: "max_session_bytes";
+};
+/**
+ * The caps given in `options` as Rust-named keys; throws `invalid_argument` for one that
+ * is not an integer from 0 (no cap) to 2^32 - 1 (a `usize` in wasm32).
+ */
+export declare function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, what: string): Record<string, number>;
+export {};

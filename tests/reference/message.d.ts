@@ -89,6 +89,22 @@ export interface AssistantMsgOptions extends MsgOptions {
     usage?: Gen.Usage | null;
 }
 /**
+ * Caps on what events may add to a message, in UTF-8 bytes (base64 text for data) and
+ * blocks; 0 is no cap. An event past one throws `MsgError` (`limit_exceeded`) and
+ * changes nothing. The reference has no caps: the defaults are far above what a model or
+ * a tool sends, and keep a broken or hostile stream from exhausting wasm memory.
+ */
+export interface MsgLimits {
+    /** The payload of one delta event (its `delta`, `data` or `url`); default 64 MiB. */
+    maxDeltaBytes?: number;
+    /** What one block takes in (its wire JSON when made, plus each payload); default 256 MiB. */
+    maxBlockBytes?: number;
+    /** What the message takes in (see {@link Msg.takenBytes}); default 512 MiB. */
+    maxMessageBytes?: number;
+    /** The number of blocks; default 100,000. */
+    maxBlocks?: number;
+}
+/**
  * A message, held in wasm memory and rebuilt from events with {@link Msg.appendEvent}
  * (the same Rust code as the backend's `Msg::append_event`).
  *
@@ -115,8 +131,10 @@ export declare class Msg {
      * Applies one event (an object, or its wire JSON text as received from SSE) and
      * returns this message. Events of another `reply_id`, `CUSTOM` events, and deltas for
      * unknown blocks are skipped, as in the reference. Throws `MsgError` (`invalid_event`,
-     * `invalid_json`, `invalid_base64`, `invalid_url`, `base64_after_url`); the message is
-     * then unchanged.
+     * `invalid_json`, `invalid_base64`, `invalid_url`, `base64_after_url`, `limit_exceeded`
+     * past one of its {@link Msg.limits}); the message is then unchanged. The event's text
+     * is copied into wasm whole: for a stream from the network, a `Session` caps each frame
+     * before it is copied in.
      */
     appendEvent(event: AgentEvent | string): this;
     /**
@@ -124,6 +142,23 @@ export declare class Msg {
      * throws that event's `MsgError`; the events before it stay applied.
      */
     appendEvents(events: Iterable<AgentEvent | string>): this;
+    /**
+     * The caps on what events may add to this message (see {@link MsgLimits}); a message
+     * of a `Session` has the session's.
+     */
+    get limits(): Required<MsgLimits>;
+    /**
+     * Sets the caps on what events may add from now on (the ones not given keep their
+     * value) and returns this message. Throws `MsgError` (`invalid_argument`) for a value
+     * that is not an integer from 0 (no cap) to 2^32 - 1.
+     */
+    setLimits(limits: MsgLimits): this;
+    /**
+     * What the message took in, in bytes: its content's wire JSON when it was made plus
+     * every event applied since (a delta its payload, any other event its wire JSON);
+     * `maxMessageBytes` caps it.
+     */
+    get takenBytes(): number;
     /** The message as wire JSON (frozen; cached until the message changes). */
     toJSON(): MsgJSON;
     /** The message's wire JSON text (compact, keys in the reference's order). */

@@ -31,6 +31,31 @@ export interface SessionOptions {
      * streams go on after it.
      */
     maxFrameBytes?: number;
+    /**
+     * The payload of one delta event (its `delta`, or a data delta's `data` or `url`), in
+     * UTF-8 bytes; default 64 MiB, 0 for no cap. Past it the event throws `MsgError`
+     * (`limit_exceeded`) and changes nothing.
+     */
+    maxDeltaBytes?: number;
+    /**
+     * What one block takes in (its wire JSON when the message was made, plus each payload
+     * applied to it), in bytes; default 256 MiB, 0 for no cap (`limit_exceeded`).
+     */
+    maxBlockBytes?: number;
+    /**
+     * What one message takes in (its content's wire JSON when made, plus each event
+     * applied: a delta its payload, any other event its wire JSON), in bytes; default
+     * 512 MiB, 0 for no cap (`limit_exceeded`).
+     */
+    maxMessageBytes?: number;
+    /** The blocks of one message; default 100,000, 0 for no cap (`limit_exceeded`). */
+    maxBlocks?: number;
+    /**
+     * What all the session's messages take in together, in bytes; default 1 GiB, 0 for no
+     * cap (`limit_exceeded`). With the defaults one session stays well inside the 4 GiB of
+     * wasm memory, its snapshots included.
+     */
+    maxSessionBytes?: number;
 }
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
@@ -94,6 +119,12 @@ export declare class Session {
     #private;
     /** A new session. Throws `MsgError` (`invalid_argument`) for unknown options. */
     constructor(options?: SessionOptions);
+    /**
+     * What the session's messages took in together, in bytes (each message's content when
+     * it was added, plus every event applied since: a delta its payload, any other event
+     * its wire JSON); `maxSessionBytes` caps it.
+     */
+    get takenBytes(): number;
     /**
      * A session from {@link Session.checkpoint} text, with the options it was taken with.
      * With `dedup`, replaying the stream from any earlier point then gives the same

@@ -95,3 +95,21 @@ test("100k create → append → drop cycles keep the JS heap and wasm memory fl
     assert.ok(dh <= 8, `${name}: JS heap grew by ${dh.toFixed(1)} MB over 100k cycles`);
   }
 });
+
+test("a large chunk is framed in pieces: an oversized frame is dropped as it comes, not copied whole", () => {
+  // a 64 MiB string that is one frame past a 1 MiB cap: the wasm memory grows by a few
+  // pieces' worth (1 MiB each), not by the chunk (which the glue would copy in whole)
+  const session = new Session({ maxFrameBytes: MB });
+  session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a"}\n');
+  const base = memory();
+  const line = `{"type":"CUSTOM","name":"x","value":"${"y".repeat(64 * MB)}"}\n`;
+  assert.throws(() => session.feed(line), (e: unknown) => (e as { code?: string }).code === "limit_exceeded");
+  assert.ok(memory() - base <= 16 * MB, `grew by ${(memory() - base) / MB} MB`);
+  // bytes too, and the stream goes on after the dropped frame
+  const bytes = new TextEncoder().encode(`${line}{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}\n`);
+  assert.throws(() => session.feed(bytes), (e: unknown) => (e as { code?: string }).code === "limit_exceeded");
+  assert.equal(session.feed(""), 1, "the start after it is applied");
+  assert.ok(memory() - base <= 16 * MB, `grew by ${(memory() - base) / MB} MB`);
+  assert.equal(session.get("r")!.content.length, 1);
+  session.free();
+});

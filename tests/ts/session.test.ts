@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import {
   AssistantMsg,
+  Msg,
   MsgError,
   Session,
   blockKey,
@@ -575,4 +576,31 @@ test("a REPLY_END that leaves blocks open: an unclosed_blocks diagnostic naming 
   assert.deepEqual(openBlocks(msg).map(({ block, index }) => [index, block.type]), [[0, "text"]]);
   assert.throws(() => openBlocks(null as never), (e: MsgError) => e.code === "invalid_argument");
   session.free();
+});
+
+test("caps: session options pass to each message; Msg.setLimits; each refusal changes nothing", () => {
+  const start = (reply: string) => `{"type":"REPLY_START","session_id":"s","reply_id":"${reply}","name":"a"}\n`;
+  const open = (reply: string) => `{"id":"e","created_at":"T","type":"TEXT_BLOCK_START","reply_id":"${reply}","block_id":"t"}\n`;
+  const delta = (reply: string, text: string) => `{"type":"TEXT_BLOCK_DELTA","reply_id":"${reply}","block_id":"t","delta":"${text}"}\n`;
+  const session = new Session({ maxDeltaBytes: 3, maxBlocks: 1 });
+  session.feed(start("r") + open("r") + delta("r", "abc"));
+  assert.throws(() => session.feed(delta("r", "abcd")), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded" && /max_delta_bytes/.test(e.message));
+  assert.throws(() => session.feed(open("r").replace('"t"', '"u"')), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded" && /max_blocks/.test(e.message));
+  const msg = session.get("r")!;
+  assert.deepEqual(msg.content.map((b) => b.type === "text" && b.text), ["abc"]);
+  // the start takes in its wire JSON, each delta its payload
+  const startLength = `{"id":"e","created_at":"T","metadata":{},"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}`.length;
+  assert.equal(session.takenBytes, startLength + 3);
+  // a message of its own
+  const own = Msg.fromJSON('{"name":"a","role":"assistant","id":"m","content":[]}').setLimits({ maxMessageBytes: startLength + 2 });
+  assert.deepEqual(own.limits, { maxDeltaBytes: 64 * 2 ** 20, maxBlockBytes: 256 * 2 ** 20, maxMessageBytes: startLength + 2, maxBlocks: 100_000 });
+  own.appendEvent(open("m"));
+  assert.throws(() => own.appendEvent(delta("m", "abc")), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded");
+  own.appendEvent(delta("m", "ab"));
+  assert.equal(own.takenBytes, startLength + 2);
+  assert.equal(own.toJSON().content[0]!.type === "text" && own.toJSON().content[0]!.text, "ab");
+  for (const bad of [{ maxBlocks: -1 }, { maxBlocks: 1.5 }, { maxBlocks: 2 ** 32 }, { maxBlocks: "1" }, { nope: 1 }]) {
+    assert.throws(() => own.setLimits(bad as never), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+    assert.throws(() => new Session(bad as never), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  }
 });
