@@ -1,11 +1,11 @@
 // `Session`: one AgentScope event stream, from network bytes to UI snapshots, over the
 // wasm core's `Session` (framing, decoding, routing by reply_id, reducing, diagnostics).
-import { jsonrepair } from "jsonrepair";
 import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { MsgError, call, capsJSON, expectString, toJSONText } from "./errors.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
+import { readPartialJson } from "./partial-json.js";
 
 /**
  * The largest piece of a chunk copied into wasm at once, in bytes (or UTF-16 units of a
@@ -704,35 +704,42 @@ export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | Ms
 
 const parsedInputs = new WeakMap<object, unknown>();
 
-/** `jsonrepair` then `JSON.parse`, never throwing: `{}` for blank input, `null` when
- * nothing can be read. */
-function parsePartialJson(input: string): unknown {
-  if (input.trim() === "") return {};
-  try {
-    return JSON.parse(jsonrepair(input)) as unknown;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
- * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
- * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
- * without its value reads as `null`; text that cannot be read gives `null`; no text
- * makes it throw (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its
- * backslash); an argument that is neither a block nor a string is `invalid_argument`.
- * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
- * once per block object (snapshots make a new object only when the block changed);
- * frozen.
+ * A best-effort parsed view of a tool call's streamed `input` (partial JSON), for a UI
+ * showing the arguments while they stream. It never shows what the rest of the text
+ * could contradict: each value in the view of a prefix of the final text is in the
+ * final `JSON.parse(input)` at the same place, of the same type.
+ *
+ * - `""` (or only whitespace) reads as `{}`; a prefix of an object is an object, of an
+ *   array an array, with the arrays and objects still open read as far as they got.
+ * - A string is shown as far as it got, decoded, so it only grows
+ *   (`{"q": "hel` → `{q: "hel"}`); an escape cut short (`\`, `\u00`) and the first half
+ *   of a surrogate pair (`\ud83d` before its `\ude00`) wait for the rest: no string
+ *   ends in half a character.
+ * - A key is shown once its value has begun: `{"pa`, `{"path"` and `{"path":` read as
+ *   `{}`, `{"path": "` as `{path: ""}`, `{"a": [` as `{a: []}`.
+ * - A number is shown once a character after it is seen (`{"n": 12` reads as `{}`, as
+ *   the next character may be a digit; `{"n": 12,` or `{"n": 12}` as `{n: 12}`), and
+ *   `true`, `false`, `null` once complete (`{"overwrite": tru` → `{}`).
+ * - The complete text reads exactly as `JSON.parse` reads it. A bare number as the whole
+ *   text (`12`) reads as that number: the rule above is kept for objects and arrays,
+ *   which tool arguments are.
+ * - Text that is not the beginning of a JSON text reads as `null`: `LOST`, `{"a" 1`, an
+ *   invalid escape (`{"pattern":"\d+`), text after the complete value (`{}}`). So
+ *   does a bare `true`, `false`, `null` or number not yet complete (`tru`, `-`).
+ *
+ * Never throws for a string; an argument that is neither a block nor a string is
+ * `invalid_argument`. `block.input` itself stays the exact concatenation of the deltas.
+ * Computed when read, once per block object (snapshots make a new object only when the
+ * block changed); frozen.
  */
 export function parseToolInput(block: ToolCallBlock | string): unknown {
-  if (typeof block === "string") return deepFreeze(parsePartialJson(block));
+  if (typeof block === "string") return deepFreeze(readPartialJson(block));
   if (typeof block !== "object" || block === null) {
     throw new MsgError("invalid_argument", "parseToolInput takes a tool call block or its input text");
   }
   if (parsedInputs.has(block)) return parsedInputs.get(block);
-  const value = deepFreeze(parsePartialJson(expectString(block.input, "input")));
+  const value = deepFreeze(readPartialJson(expectString(block.input, "input")));
   parsedInputs.set(block, value);
   return value;
 }

@@ -121,7 +121,6 @@ const STATIC = [
   ["/pkg/", join(root, "pkg/dist/")],
   ["/vendor/marked/", join(root, "node_modules/marked/lib/")],
   ["/vendor/dompurify/", join(root, "node_modules/dompurify/dist/")],
-  ["/vendor/jsonrepair/", join(root, "node_modules/jsonrepair/lib/esm/")],
   ["/", join(root, "web-demo/public/")],
 ];
 
@@ -131,7 +130,6 @@ const IMPORT_MAP = JSON.stringify({
     "agentscope-message/message": "/pkg/entry-message.js",
     "agentscope-message/session": "/pkg/entry-session.js",
     "agentscope-message/chat": "/pkg/chat.js",
-    jsonrepair: "/vendor/jsonrepair/index.js",
     "#init": "/pkg/init-web.js",
     "#wasm": "/pkg/wasm-web.js",
     marked: "/vendor/marked/marked.esm.js",

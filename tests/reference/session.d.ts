@@ -257,15 +257,33 @@ export interface PendingAction {
  */
 export declare function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[];
 /**
- * A best-effort parsed view of a tool call's streamed `input` (partial JSON, completed
- * by the `jsonrepair` package): `""` reads as `{}`, an unfinished string is kept as far
- * as it got (`{"q": "hel` → `{q: "hel"}`), open arrays and objects are closed, a key
- * without its value reads as `null`; text that cannot be read gives `null`; no text
- * makes it throw (`{"pattern":"\d+` → `{pattern: "d"}`: an invalid escape loses its
- * backslash); an argument that is neither a block nor a string is `invalid_argument`.
- * `block.input` itself stays the exact concatenation of the deltas. Computed when read,
- * once per block object (snapshots make a new object only when the block changed);
- * frozen.
+ * A best-effort parsed view of a tool call's streamed `input` (partial JSON), for a UI
+ * showing the arguments while they stream. It never shows what the rest of the text
+ * could contradict: each value in the view of a prefix of the final text is in the
+ * final `JSON.parse(input)` at the same place, of the same type.
+ *
+ * - `""` (or only whitespace) reads as `{}`; a prefix of an object is an object, of an
+ *   array an array, with the arrays and objects still open read as far as they got.
+ * - A string is shown as far as it got, decoded, so it only grows
+ *   (`{"q": "hel` → `{q: "hel"}`); an escape cut short (`\`, `\u00`) and the first half
+ *   of a surrogate pair (`\ud83d` before its `\ude00`) wait for the rest: no string
+ *   ends in half a character.
+ * - A key is shown once its value has begun: `{"pa`, `{"path"` and `{"path":` read as
+ *   `{}`, `{"path": "` as `{path: ""}`, `{"a": [` as `{a: []}`.
+ * - A number is shown once a character after it is seen (`{"n": 12` reads as `{}`, as
+ *   the next character may be a digit; `{"n": 12,` or `{"n": 12}` as `{n: 12}`), and
+ *   `true`, `false`, `null` once complete (`{"overwrite": tru` → `{}`).
+ * - The complete text reads exactly as `JSON.parse` reads it. A bare number as the whole
+ *   text (`12`) reads as that number: the rule above is kept for objects and arrays,
+ *   which tool arguments are.
+ * - Text that is not the beginning of a JSON text reads as `null`: `LOST`, `{"a" 1`, an
+ *   invalid escape (`{"pattern":"\d+`), text after the complete value (`{}}`). So
+ *   does a bare `true`, `false`, `null` or number not yet complete (`tru`, `-`).
+ *
+ * Never throws for a string; an argument that is neither a block nor a string is
+ * `invalid_argument`. `block.input` itself stays the exact concatenation of the deltas.
+ * Computed when read, once per block object (snapshots make a new object only when the
+ * block changed); frozen.
  */
 export declare function parseToolInput(block: ToolCallBlock | string): unknown;
 /**

@@ -174,7 +174,6 @@ test("a browser page loads the installed package", async () => {
       "agentscope-message/constants": `${pkgDir}/constants.js`,
       "#init": `${pkgDir}/init-web.js`,
       "#wasm": `${pkgDir}/wasm-web.js`,
-      jsonrepair: "/node_modules/jsonrepair/lib/esm/index.js",
     },
   })}</script></head><body>
 <script type="module">

@@ -19,8 +19,8 @@ import { type Json, launchChromium, root } from "./helpers.ts";
 // `react-dom` resolve from the repository's node_modules by walking up: no registry
 // download of React or Vite, and a single React copy shared by the app and the package's
 // react.js. The package itself is installed from the packed tarball with npm, exactly as
-// a user gets it (npm fetches only its runtime dependency jsonrepair; react is an
-// optional peer and is not installed).
+// a user gets it (it has no runtime dependencies; react is an optional peer and is not
+// installed).
 mkdirSync(join(root, "target"), { recursive: true });
 const scratch = mkdtempSync(join(root, "target", "react-consumer-"));
 const dist = join(scratch, "dist");

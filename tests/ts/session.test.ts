@@ -271,12 +271,11 @@ test("parseToolInput: a best-effort view that never throws; input stays exact", 
     ["", {}],
     ["{", {}],
     ['{"q": "hel', { q: "hel" }],
-    ['{"a": [1, 2', { a: [1, 2] }],
+    ['{"a": [1, 2', { a: [1] }],
     ['{"a": {"b": true}}', { a: { b: true } }],
+    ['{"pattern":"\\d+', null],
   ];
   for (const [input, want] of cases) assert.deepEqual(parseToolInput(input), want, input);
-  assert.doesNotThrow(() => parseToolInput('{"pattern":"\\d+'));
-  assert.equal(typeof parseToolInput('{"pattern":"\\d+'), "object");
   using session = new Session();
   session.feed('{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}\n{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"t","tool_call_name":"grep"}\n');
   for (const piece of ['{"pattern":', '"\\\\d+', '", "path": "src"}']) {
