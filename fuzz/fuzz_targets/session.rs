@@ -24,6 +24,10 @@ fuzz_target!(|data: &[u8]| {
         },
         // a small cap now and then, so that oversized frames are met too
         max_frame_bytes: if mode & 0x80 != 0 { 64 } else { 1 << 20 },
+        // and small caps on what events add, so that refusals by them are met too
+        max_block_bytes: if mode & 0x40 != 0 { 200 } else { 1 << 20 },
+        max_blocks: if mode & 0x40 != 0 { 3 } else { 0 },
+        ..SessionOptions::default()
     };
     let mut session = Session::new(options);
     for chunk in bytes.chunks(usize::from(mode >> 3) + 1) {
