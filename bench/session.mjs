@@ -74,3 +74,50 @@ for (const n of [10_000, 100_000]) {
   const mb = (wire.length / 1e6).toFixed(1);
   console.log(`  ${String(n).padStart(7)} deltas (${mb} MB)  wire: ${wireMs.toFixed(0).padStart(6)} ms (${((wireMs * 1e6) / n).toFixed(0)} ns/event)   + snapshot every ~1,000 events: ${snapMs.toFixed(0).padStart(6)} ms`);
 }
+
+console.log("\nA read after every event on many blocks or many messages: 40k vs 10 x 4k (target <= 2.5x)");
+{
+  const blockEvents = (n, reply = "r") =>
+    Array.from({ length: n }, (_, i) => [
+      JSON.stringify({ type: "TEXT_BLOCK_START", reply_id: reply, block_id: `b${i}` }),
+      JSON.stringify({ type: "TEXT_BLOCK_DELTA", reply_id: reply, block_id: `b${i}`, delta: "x" }),
+    ]).flat();
+  const messageEvents = (n) =>
+    Array.from({ length: n }, (_, i) => [
+      JSON.stringify({ type: "REPLY_START", session_id: "s", reply_id: `r${i}`, name: "Friday" }),
+      ...blockEvents(1, `r${i}`),
+    ]).flat();
+  const start = JSON.stringify(head[0]);
+  const runs = {
+    "blocks, Msg.toJSON": (n) => {
+      const texts = blockEvents(n);
+      return () => {
+        const m = new AssistantMsg({ name: "Friday", content: [], id: "r" });
+        for (const t of texts) { m.appendEvent(t); m.toJSON(); }
+        m.free();
+      };
+    },
+    "blocks, Session.getSnapshot": (n) => {
+      const texts = [start, ...blockEvents(n)];
+      return () => {
+        const s = new Session();
+        for (const t of texts) { s.apply(t); s.getSnapshot(); }
+        s.free();
+      };
+    },
+    "messages, Session.getSnapshot": (n) => {
+      const texts = messageEvents(n);
+      return () => {
+        const s = new Session();
+        for (const t of texts) { s.apply(t); s.getSnapshot(); }
+        s.free();
+      };
+    },
+  };
+  for (const [label, make] of Object.entries(runs)) {
+    const small = make(4_000);
+    const ten = time(() => { for (let k = 0; k < 10; k++) small(); }, 1);
+    const big = time(make(40_000), 1);
+    console.log(`  ${label.padEnd(30)} 10 x 4k: ${ten.toFixed(0).padStart(6)} ms  40k: ${big.toFixed(0).padStart(6)} ms  40k / (10 x 4k) = ${(big / ten).toFixed(2)}`);
+  }
+}

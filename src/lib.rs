@@ -42,6 +42,7 @@ mod limits;
 mod msg;
 mod outcome;
 mod raw;
+mod recency;
 mod reduce;
 pub mod session;
 pub mod snapshot;

@@ -13,6 +13,7 @@ use crate::event::AgentEvent;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::LaxInt;
 use crate::limits::{self, Limits};
+use crate::recency::Recency;
 use crate::source::DataSource;
 
 /// Who speaks: `user`, `assistant` or `system`.
@@ -181,6 +182,9 @@ pub struct Msg {
     index: BlockIndex,
     #[serde(skip)]
     revisions: Revisions,
+    /// the blocks in the order they last changed (see [`Msg::changed_blocks`])
+    #[serde(skip)]
+    recent: Recency,
     #[serde(skip)]
     limits: Limits,
     /// what the message and each block took in (see [`Limits`]); counted when first
@@ -427,6 +431,10 @@ impl Msg {
 
     fn with_parts(name: String, role: Role, content: Vec<ContentBlock>, id: String, created_at: String) -> Msg {
         let blocks = vec![0; content.len()];
+        let mut recent = Recency::default();
+        if let Some(last) = content.len().checked_sub(1) {
+            recent.touch(last, 0);
+        }
         Msg {
             name,
             content,
@@ -445,6 +453,7 @@ impl Msg {
                 rewritten: blocks.clone(),
                 blocks,
             },
+            recent,
             limits: Limits::default(),
             sizes: None,
             session_room: None,
@@ -463,6 +472,7 @@ impl Msg {
         self.index = BlockIndex::default();
         self.sizes = None;
         self.data_items.clear();
+        self.recent.clear();
         self.revisions.msg += 1;
         self.revisions.blocks.clear();
         self.revisions.rewritten.clear();
@@ -620,9 +630,14 @@ impl Msg {
     /// then included), in order. A renderer that last read the message at revision `r`
     /// re-reads exactly `changed_blocks(r)`.
     pub fn changed_blocks(&self, since: u64) -> Vec<usize> {
-        (0..self.content.len())
-            .filter(|&i| self.block_revision(i).is_some_and(|r| r > since))
-            .collect()
+        // the blocks in the order they changed: what changed costs what changed (blocks
+        // not tracked yet, after `content_mut`, changed at the message's revision)
+        let tracked = self.revisions.blocks.len().min(self.content.len());
+        let mut changed: Vec<usize> = self.recent.since(since).into_iter().filter(|&i| i < tracked).collect();
+        if self.revisions.msg > since {
+            changed.extend(tracked..self.content.len());
+        }
+        changed
     }
 
     /// Parses wire JSON and validates it like `Msg.model_validate_json`.
@@ -849,9 +864,11 @@ impl Msg {
         if r.blocks.len() < self.content.len() {
             r.blocks.resize(self.content.len(), r.msg);
             r.rewritten.resize(self.content.len(), r.msg);
+            self.recent.touch(self.content.len() - 1, r.msg);
         }
         if let Some(b) = r.blocks.get_mut(i) {
             *b = r.msg;
+            self.recent.touch(i, r.msg);
         }
     }
 

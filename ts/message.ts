@@ -244,9 +244,7 @@ export class Msg {
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
     // one call hands out what changed since the last read
     const read = JSON.parse(h.readChanges()) as MessageChanges;
-    const { snapshot, blocks } = applyChanges(this.#blocks, read);
-    this.#blocks = blocks;
-    this.#snapshot = snapshot as MsgJSON;
+    this.#snapshot = applyChanges(this.#blocks, read) as MsgJSON;
     this.#revision = revision;
     return this.#snapshot;
   }

@@ -163,7 +163,10 @@ export class Session {
   #listeners = new Set<() => void>();
   #snapshot: SessionSnapshot | undefined;
   #revision = -1;
-  #messages: { snapshot: MsgJSON; blocks: unknown[] }[] = [];
+  // the last snapshot's messages and, per message, its blocks: private lists changed in
+  // place (see applyChanges), copied once per read
+  #messages: MsgJSON[] = [];
+  #blocks: unknown[][] = [];
   #diagnostics: Diagnostic[] = [];
   #frozenDiagnostics: readonly Diagnostic[] | undefined;
   #notified = 0;
@@ -525,13 +528,15 @@ export class Session {
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
     const read = JSON.parse(h.readChanges()) as { count: number; messages: [number, MessageChanges][] };
-    const messages = this.#messages.slice(0, read.count);
+    // what changed, then one copy of the list (the new snapshot's `messages`)
+    const messages = this.#messages;
+    messages.length = Math.min(messages.length, read.count);
+    this.#blocks.length = messages.length;
     for (const [i, changes] of read.messages) {
-      const { snapshot, blocks } = applyChanges(this.#messages[i]?.blocks ?? [], changes);
-      messages[i] = { snapshot: snapshot as MsgJSON, blocks };
+      const blocks = (this.#blocks[i] ??= []);
+      messages[i] = applyChanges(blocks, changes) as MsgJSON;
     }
-    this.#messages = messages;
-    this.#snapshot = Object.freeze({ messages: Object.freeze(messages.map((m) => m.snapshot)) });
+    this.#snapshot = Object.freeze({ messages: Object.freeze(messages.slice()) });
     this.#revision = revision;
     return this.#snapshot;
   };

@@ -20,6 +20,7 @@ use crate::event::{AgentEvent, Decoded, decode};
 use crate::limits::Limits;
 use crate::msg::{Msg, MsgOptions, assistant_msg};
 use crate::outcome::{Outcome, Skip};
+use crate::recency::Recency;
 use crate::reduce::ToolCallMatch;
 use framing::{Frame, Framer, Framing};
 
@@ -203,6 +204,8 @@ pub struct Session {
     focus: Option<String>,
     /// what the messages took in together (`Msg::taken_bytes`), once counted
     taken: Option<usize>,
+    /// the messages in the order they last changed (see `changed_messages`)
+    recent: Recency,
 }
 
 impl Default for Session {
@@ -228,6 +231,7 @@ impl Session {
             revision: 0,
             focus: None,
             taken: None,
+            recent: Recency::default(),
         }
     }
 
@@ -242,6 +246,8 @@ impl Session {
     /// replaced message must be made anew (the wasm binding does so).
     pub fn insert(&mut self, mut msg: Msg) {
         self.revision += 1;
+        let at = self.by_reply.get(&msg.id).copied().unwrap_or(self.replies.len());
+        self.recent.touch(at, self.revision);
         msg.set_limits(self.options.limits());
         if let Some(taken) = self.taken {
             let replaced = match self.by_reply.get(&msg.id) {
@@ -436,8 +442,9 @@ impl Session {
             self.applied.insert(id.clone().into_owned());
         }
         self.note_sse_id(&meta);
-        if changed {
+        if let Some(i) = changed {
             self.revision += 1;
+            self.recent.touch(i, self.revision);
         }
         Ok(outcome)
     }
@@ -452,10 +459,10 @@ impl Session {
 
     /// Routes an event to its reply; also tells whether a message changed (a continuation
     /// `REPLY_START` is applied but changes no message).
-    fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<(Outcome, bool), SessionError> {
+    fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<(Outcome, Option<usize>), SessionError> {
         let event_type = event.event_type().as_str();
         let Some(reply_id) = event.reply_id() else {
-            return Ok((Outcome::Skipped(Skip::IgnoredType), false)); // CUSTOM
+            return Ok((Outcome::Skipped(Skip::IgnoredType), None)); // CUSTOM
         };
         let strict = self.options.strict;
         let warn = |this: &mut Session, skip: Skip, message: String| -> Result<(), SessionError> {
@@ -470,13 +477,13 @@ impl Session {
         {
             let message = format!("{event_type} of reply {reply_id}, not of the reply {focus} this session follows");
             warn(self, Skip::ForeignReply, message)?;
-            return Ok((Outcome::Skipped(Skip::ForeignReply), false));
+            return Ok((Outcome::Skipped(Skip::ForeignReply), None));
         }
         if let AgentEvent::ReplyStart(start) = event {
             match self.by_reply.get(reply_id) {
                 Some(&i) => {
                     self.replies[i].ended = false; // a continuation
-                    return Ok((Outcome::Applied, false));
+                    return Ok((Outcome::Applied, None));
                 }
                 None => {
                     let options = MsgOptions {
@@ -490,7 +497,7 @@ impl Session {
                     self.replies.push(Reply { msg, ended: false });
                 }
             }
-            return Ok((Outcome::Applied, true));
+            return Ok((Outcome::Applied, Some(self.replies.len() - 1)));
         }
         let Some(i) = self.reply_index(reply_id) else {
             warn(
@@ -498,7 +505,7 @@ impl Session {
                 Skip::UnknownReply,
                 format!("{event_type} for reply {reply_id}, which was never opened by a REPLY_START"),
             )?;
-            return Ok((Outcome::Skipped(Skip::UnknownReply), false));
+            return Ok((Outcome::Skipped(Skip::UnknownReply), None));
         };
         // warnings are checked before the event is applied (strict refuses it then) and
         // recorded only once it is applied (a rejected event leaves no trace but its error)
@@ -572,7 +579,7 @@ impl Session {
                 );
             }
         }
-        Ok((outcome, changed))
+        Ok((outcome, changed.then_some(i)))
     }
 
     /// The reply's position: the previous event's reply is checked first (consecutive
@@ -675,6 +682,13 @@ impl Session {
     /// A counter that grows whenever a message of the session changes.
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// Positions (in [`Session::messages`]) of the messages that changed after session
+    /// revision `since` (messages added since then included), in order; it costs what
+    /// changed, not the number of messages.
+    pub fn changed_messages(&self, since: u64) -> Vec<usize> {
+        self.recent.since(since)
     }
 
     /// The session as JSON text: its options, its messages (wire JSON), which replies

@@ -13,6 +13,8 @@ pub struct SessionHandle {
     session: Session,
     /// one reader per message, in the session's order
     readers: Vec<SnapshotReader>,
+    /// the session revision at the last `readChanges`
+    read_at: Option<u64>,
 }
 
 impl SessionHandle {
@@ -20,6 +22,7 @@ impl SessionHandle {
         SessionHandle {
             session,
             readers: Vec::new(),
+            read_at: None,
         }
     }
 }
@@ -180,7 +183,16 @@ impl SessionHandle {
         self.readers.resize_with(count, SnapshotReader::new);
         let mut out = format!("{{\"count\":{count},\"messages\":[");
         let mut first = true;
-        for (i, (msg, reader)) in self.session.messages().zip(&mut self.readers).enumerate() {
+        // only the messages changed since the last read are looked at
+        let changed = match self.read_at {
+            Some(since) => self.session.changed_messages(since),
+            None => (0..count).collect(),
+        };
+        self.read_at = Some(self.session.revision());
+        for i in changed {
+            let (Some(msg), Some(reader)) = (self.session.message(i), self.readers.get_mut(i)) else {
+                continue;
+            };
             if !reader.is_stale(msg) {
                 continue;
             }
