@@ -41,9 +41,10 @@ const ERRORS_SHOWN = 10;
 
 // ---------- safe rendering ----------
 
-// Model text is sanitised with an allow-list: formatting and links only. No ids, classes,
-// data attributes, forms, buttons, images, media, SVG or MathML: nothing the page's own
-// code looks up, nothing that fetches from another host without a click.
+// Model text is markdown; raw HTML in it is shown as text, as chat UIs do (below). The
+// parser's HTML is then sanitised with an allow-list: formatting and links only. No ids,
+// classes, data attributes, forms, buttons, images, media, SVG or MathML: nothing the
+// page's own code looks up, nothing that fetches from another host without a click.
 const ALLOWED_TAGS = ["p", "br", "hr", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "a",
   "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td"];
 const PURIFY = { ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "start", "align"], ALLOW_DATA_ATTR: false,
@@ -54,8 +55,22 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     node.setAttribute("rel", "noopener noreferrer nofollow");
   }
 });
-// a markdown image becomes a link to it: the browser fetches nothing until it is clicked
-marked.use({ renderer: { image: ({ href, text }) => `<a href="${escapeHtml(href)}">[image: ${escapeHtml(text || href)}]</a>` } });
+// Raw HTML in model text (marked's `html` tokens, a block or inline) is shown as the text it
+// is, line breaks kept (`breaks: true`), never parsed as HTML. Why not sanitise it: an
+// allow-list decides which elements stay, but the browser's parser decides where they end,
+// and some never end in the text that follows: `<math><mtext><table><mglyph><style><!--`
+// opens a comment (a MathML <style> is no raw-text element) that swallows the rest of the
+// block, and so do `<plaintext>`, `<xmp>`, `<textarea>` or `<!--`, in which DOMPurify can
+// only drop what was swallowed. A model writing HTML in a chat is nearly always showing
+// it. So the HTML the sanitiser gets is only marked's own, balanced markup.
+const rawHtml = (text) => escapeHtml(text).replace(/\n/g, "<br>");
+marked.use({
+  renderer: {
+    html: ({ text, block }) => (block ? `<p>${rawHtml(text.replace(/\n+$/, ""))}</p>\n` : rawHtml(text)),
+    // a markdown image becomes a link to it: the browser fetches nothing until it is clicked
+    image: ({ href, text }) => `<a href="${escapeHtml(href)}">[image: ${escapeHtml(text || href)}]</a>`,
+  },
+});
 
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -105,9 +120,22 @@ function markdown(text) {
 // doubled: amortised linear. When the block ends (its end event, the end of its message,
 // or the end of the playback) it is rendered whole once more with `markdown`: what stays
 // on the page is exactly the one-shot render of the text.
+//
+// When a render finds more than PLAIN_TAIL characters of the tail that cannot be cut (one
+// huge paragraph, list or code fence; by 2 × PLAIN_TAIL, as renders come at sizes that
+// double), that part is shown as plain text until it can be cut: its markdown source as
+// is, line breaks kept. Why: the browser lays a paragraph out whole (one inline formatting
+// context) whenever its text changes, so text appended to a 10 MB paragraph cost O(size) on
+// every frame (replaying one took 117 s; the same text in 1 KB paragraphs 23 s). The plain
+// text is in chunks of about PLAIN_CHUNK characters, each its own block box: new text
+// changes only the last chunk, and that is all the browser lays out again. And it is not
+// lexed again until a blank line after the frozen text makes a cut possible. The final
+// render is the whole markdown still: paid once.
 
 const STREAM_BUDGET = 2;
 const STREAM_SLACK = 4096;
+const PLAIN_TAIL = 64 * 1024;
+const PLAIN_CHUNK = 4096;
 const streams = new WeakMap(); // block node -> its StreamingMarkdown
 
 /** Blocks that no later line can continue after the blank line that follows them (not
@@ -129,23 +157,15 @@ function blankLineBefore(text, at) {
   return false;
 }
 
-function holdsHtml(token) {
-  let html = false;
-  marked.walkTokens([token], (t) => {
-    if (t.type === "html") html = true;
-  });
-  return html;
-}
-
 /**
  * Where the tail of a streaming block can be cut, given its tokens: the number of leading
  * top-level tokens that render the same whatever text comes after them, and the length of
  * their text. A cut is at the start of a block, after a blank line that closes the block
  * before it: that one is closed by the blank line itself (a paragraph, a heading, a table,
  * a closed fence…), or the line after the blank line is complete and the lexer did not
- * give it to that block (a list, indented code). Nothing from the first raw HTML on is
- * frozen: an element it leaves open would hold what follows. A fence is one token, so a
- * fence is never cut inside, blank lines or not.
+ * give it to that block (a list, indented code). Raw HTML is text (see `rawHtml`): it
+ * leaves no element open to hold what follows. A fence is one token, so a fence is never
+ * cut inside, blank lines or not.
  */
 function cutTail(tokens, tail) {
   let at = 0;
@@ -159,7 +179,6 @@ function cutTail(tokens, tail) {
         cut = at;
         count = i;
       }
-      if (holdsHtml(token)) break;
       before = token;
     }
     at += token.raw.length;
@@ -187,6 +206,9 @@ class StreamingMarkdown {
     this.blankEnd = 0; // the end of the last blank line in the text
     this.lineBlank = false; // the current line has only spaces and tabs so far
     this.cr = -1; // the last CR (the lexer turns CRs into LFs: its offsets would not be ours)
+    this.plain = null; // the text after the frozen text as plain text, in chunks (PLAIN_TAIL)
+    this.chunk = null; // the plain text's last chunk, while it takes more
+    this.chunkChars = 0;
   }
 
   /** Shows `text`; false when it does not continue the text shown (render it anew). */
@@ -199,7 +221,14 @@ class StreamingMarkdown {
     this.text = text;
     this.scan(added, old.length);
     this.credit += STREAM_BUDGET * added.length;
-    if (this.credit >= text.length - this.frozen) this.render();
+    if (this.plain) {
+      this.show(added);
+      // Plain text ends only at a cut, and a cut needs a blank line after the frozen text:
+      // until one comes nothing is lexed. Then a render may overdraw the credit, once: the
+      // next waits until it is paid back, so renders of a tail that still cannot be cut (a
+      // fence or list with blank lines) are at sizes growing by half: linear in all.
+      if (this.blankEnd > this.frozen && this.credit >= 0) this.render();
+    } else if (this.credit >= text.length - this.frozen) this.render();
     else this.show(added);
     return true;
   }
@@ -224,7 +253,7 @@ class StreamingMarkdown {
     this.credit -= tail.length;
     renderedChars += tail.length;
     let frozenHtml = "";
-    let restHtml;
+    let rest = null; // the tokens after the cut (null: the parser cannot take the text)
     let cut = 0;
     let frozenTokens = [];
     try {
@@ -236,16 +265,20 @@ class StreamingMarkdown {
       const at = this.blankEnd > this.frozen && this.cr < this.frozen ? cutTail(tokens, tail) : { count: 0, cut: 0 };
       frozenTokens = tokens.slice(0, at.count);
       if (at.count > 0) frozenHtml = renderTokens(frozenTokens);
-      restHtml = renderTokens(tokens.slice(at.count));
+      rest = tokens.slice(at.count);
       cut = at.cut;
     } catch {
       // text the parser cannot take (`markdown` shows it as is too): plain text for now
-      restHtml = null;
+      rest = null;
       cut = 0;
     }
+    // plain text that still cannot be cut only grew: it is on the page already (`update`)
+    if (this.plain && cut === 0) return;
     const node = this.node;
     this.pending?.remove(); // (it may be in a frozen paragraph)
     this.pending = null;
+    this.plain = null;
+    this.chunk = null;
     while (node.childNodes.length > this.frozenNodes) node.lastChild.remove();
     if (cut > 0) {
       node.insertAdjacentHTML("beforeend", frozenHtml);
@@ -255,13 +288,18 @@ class StreamingMarkdown {
       this.frozen += cut;
       this.frozenNodes = node.childNodes.length;
     }
-    if (restHtml === null) this.show(tail);
-    else node.insertAdjacentHTML("beforeend", restHtml);
+    if (tail.length - cut > PLAIN_TAIL) {
+      this.plain = el("div", "plain");
+      node.append(this.plain);
+      this.show(tail.slice(cut));
+    } else if (rest === null) this.show(tail.slice(cut));
+    else node.insertAdjacentHTML("beforeend", renderTokens(rest));
   }
 
-  /** Shows text received since the last render as is, where the rendered text ends: in
-   * its last paragraph or code block, or after it. */
+  /** Shows text received since the last render as is: in the plain text, or where the
+   * rendered text ends (in its last paragraph or code block, or after it). */
   show(added) {
+    if (this.plain) return this.appendPlain(added);
     if (!this.pending) {
       this.pending = el("span", "pending");
       const last = this.node.lastElementChild;
@@ -269,6 +307,34 @@ class StreamingMarkdown {
       (last?.tagName === "P" ? last : code?.tagName === "CODE" ? code : this.node).append(this.pending);
     }
     this.pending.append(added); // a text node
+  }
+
+  /** Appends to the plain text. A chunk ends at a line end once it has PLAIN_CHUNK
+   * characters, or, in a line that long, at a space past 2 × PLAIN_CHUNK, or at 3 ×
+   * PLAIN_CHUNK whatever comes (one more not to split a surrogate pair): a chunk is a block
+   * box, so an end that is no line end shows as one. */
+  appendPlain(text) {
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const n = this.chunkChars + i - from + 1; // the chunk's length up to text[i]
+      if ((c === 10 && n >= PLAIN_CHUNK) || (c === 32 && n >= 2 * PLAIN_CHUNK) || (n >= 3 * PLAIN_CHUNK && (c < 0xd800 || c > 0xdbff))) {
+        this.appendChunk(text.slice(from, i + 1));
+        this.chunk = null; // (the next text starts a new one)
+        this.chunkChars = 0;
+        from = i + 1;
+      }
+    }
+    if (from < text.length) this.appendChunk(text.slice(from));
+  }
+
+  appendChunk(text) {
+    if (!this.chunk) {
+      this.chunk = this.plain.appendChild(el("div"));
+      this.chunkChars = 0; // (a new plain text starts with no chunk)
+    }
+    this.chunk.append(text); // a text node
+    this.chunkChars += text.length;
   }
 }
 
@@ -1095,6 +1161,10 @@ window.__demo = {
     return node.content.textContent;
   },
   state,
+  /** A streaming block's tail past `plainTail` characters that cannot be cut is shown as
+   * plain text, in chunks of about `plainChunk` (at most 3 × plainChunk + 1). */
+  plainTail: PLAIN_TAIL,
+  plainChunk: PLAIN_CHUNK,
   /** Characters the markdown parser has read so far (renders, and cutting streaming blocks). */
   get renderedChars() {
     return renderedChars;
