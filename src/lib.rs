@@ -69,5 +69,5 @@ pub use msg::{
 pub use outcome::{Outcome, Skip};
 pub use reduce::ToolCallMatch;
 pub use session::framing::{Frame, Framer, Framing};
-pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions};
+pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
 pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

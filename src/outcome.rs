@@ -61,12 +61,15 @@ pub enum Skip {
     /// (a failed run, a lost model stream); they stay as they are, as in the reference.
     /// Never refused.
     UnclosedBlocks,
+    /// Not a skip but a warning: a `REQUIRE_USER_CONFIRM` for a tool call the user already
+    /// allowed (applied, as the reference does: the call asks again; unless strict).
+    AskedAgain,
 }
 
 impl Skip {
     /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
     /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
-    /// `duplicate_block`, `after_block_end`, `unclosed_blocks`.
+    /// `duplicate_block`, `after_block_end`, `unclosed_blocks`, `asked_again`.
     pub fn code(self) -> &'static str {
         match self {
             Skip::ForeignReply => "foreign_reply",
@@ -81,6 +84,7 @@ impl Skip {
             Skip::DuplicateBlock => "duplicate_block",
             Skip::AfterBlockEnd => "after_block_end",
             Skip::UnclosedBlocks => "unclosed_blocks",
+            Skip::AskedAgain => "asked_again",
         }
     }
 }

@@ -5,7 +5,8 @@
 mod common;
 
 use agentscope_message::{
-    AgentEvent, Framer, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, assistant_msg,
+    AgentEvent, Framer, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, ToolCallState,
+    assistant_msg,
 };
 use common::session_cases::{self, RECORDINGS, subset};
 use common::*;
@@ -690,4 +691,65 @@ fn a_confirmation_asked_for_a_call_never_started_names_the_call() {
         d[0].message,
         "REQUIRE_USER_CONFIRM for tool call \"c9\", which was never started (expected its start first)"
     );
+}
+
+#[test]
+fn an_ask_about_a_call_never_started_waits_for_its_answer() {
+    // ag-ui#1168: REQUIRE_USER_CONFIRM / REQUIRE_EXTERNAL_EXECUTION for calls the reply
+    // never started: skipped by the reducer (unknown_block, as in the reference), but kept
+    // as unstarted calls until their answer comes
+    let call = |id: &str| format!(r#"{{"type":"tool_call","id":"{id}","name":"rm","input":"{{}}"}}"#);
+    let stream = [
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"a"}"#.to_owned(),
+        format!(
+            r#"{{"type":"REQUIRE_USER_CONFIRM","reply_id":"r","tool_calls":[{}]}}"#,
+            call("ghost")
+        ),
+        format!(
+            r#"{{"type":"REQUIRE_EXTERNAL_EXECUTION","reply_id":"r","tool_calls":[{}]}}"#,
+            call("far")
+        ),
+    ];
+    let mut session = Session::new(SessionOptions::default());
+    for e in &stream {
+        session.apply_json(e).expect("applied or skipped");
+    }
+    let unstarted: Vec<(&str, &str, &str, ToolCallState)> = (session.unstarted_calls().iter())
+        .map(|u| (u.reply_id.as_str(), u.kind, u.tool_call.id.as_str(), u.tool_call.state))
+        .collect();
+    let (asking, submitted) = (ToolCallState::Asking, ToolCallState::Submitted);
+    assert_eq!(
+        unstarted,
+        vec![("r", "confirm", "ghost", asking), ("r", "external", "far", submitted)]
+    );
+    assert_eq!(session.get("r").expect("the reply").content().len(), 0);
+    let codes: Vec<&str> = session.diagnostics().iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["unknown_block", "unknown_block"]);
+    // the answers remove them, each of its own kind
+    let revision = session.revision();
+    session
+        .apply_json(&format!(
+            r#"{{"type":"USER_CONFIRM_RESULT","reply_id":"r","confirm_results":[{{"confirmed":true,"tool_call":{}}}]}}"#,
+            call("ghost")
+        ))
+        .expect("skipped");
+    assert!(session.revision() > revision, "a snapshot must be read again");
+    assert_eq!(session.unstarted_calls().len(), 1);
+    session
+        .apply_json(
+            r#"{"type":"EXTERNAL_EXECUTION_RESULT","reply_id":"r","execution_results":[{"type":"tool_result","id":"far","name":"rm","output":"ok","state":"success"}]}"#,
+        )
+        .expect("applied");
+    assert!(session.unstarted_calls().is_empty());
+    // a strict session refuses the ask, which then leaves no trace
+    let mut strict = Session::new(SessionOptions {
+        strict: true,
+        ..SessionOptions::default()
+    });
+    strict.apply_json(&stream[0]).expect("a reply");
+    assert_eq!(
+        strict.apply_json(&stream[1]).map_err(|e| e.code()),
+        Err("unknown_block")
+    );
+    assert!(strict.unstarted_calls().is_empty());
 }

@@ -460,8 +460,9 @@ export class Chat {
   getSnapshot = (): ChatSnapshot => {
     if (this.#snapshot !== undefined && !this.#dirty) return this.#snapshot;
     this.#dirty = false;
-    const live = this.#closed && this.#snapshot !== undefined ? undefined : this.#session.getSnapshot().messages;
-    if (live === undefined) return this.#snapshot!;
+    const session = this.#closed && this.#snapshot !== undefined ? undefined : this.#session.getSnapshot();
+    const live = session?.messages;
+    if (session === undefined || live === undefined) return this.#snapshot!;
     const byId = new Map(live.map((m) => [m.id, m]));
     const messages: MsgJSON[] = [];
     for (const m of this.#history) messages.push(byId.get(m.id) ?? m);
@@ -475,18 +476,23 @@ export class Chat {
     }
     const prev = this.#snapshot;
     const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
-    const pending = findPending(messages);
+    // the calls asked about in the messages, then those their reply never started
+    const pending = [...findPending(messages), ...session.unstartedCalls];
+    const samePending =
+      prev !== undefined &&
+      prev.pendingActions.length === pending.length &&
+      prev.pendingActions.every((a, i) => a.toolCall === pending[i]!.toolCall && a.kind === pending[i]!.kind);
     const status = this.#status(messages, pending);
     const error = this.#error;
     const partial = [...this.#partial];
-    if (prev !== undefined && same && prev.status === status && prev.error === error && prev.partial.join("\n") === partial.join("\n")) {
+    if (prev !== undefined && same && samePending && prev.status === status && prev.error === error && prev.partial.join("\n") === partial.join("\n")) {
       return prev;
     }
     this.#snapshot = Object.freeze({
       messages: same ? prev.messages : Object.freeze(messages),
       status,
       error,
-      pendingActions: Object.freeze(pending),
+      pendingActions: samePending ? prev.pendingActions : Object.freeze(pending),
       partial: Object.freeze(partial),
     });
     return this.#snapshot;

@@ -10,7 +10,7 @@ import { init } from "./load.js";
 import type { Msg, MsgJSON } from "./message.js";
 import { Session, type PendingAction, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 
-const EMPTY: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
+const EMPTY: SessionSnapshot = Object.freeze({ messages: Object.freeze([]), unstartedCalls: Object.freeze([]) });
 const noSubscribe = (): (() => void) => () => {};
 const emptySnapshot = (): SessionSnapshot => EMPTY;
 const IDLE: { error: unknown; done: boolean } = { error: null, done: false };

@@ -14,7 +14,7 @@ import { readPartialJson } from "./partial-json.js";
  */
 const PIECE = 1 << 20;
 
-const FREED: SessionSnapshot = Object.freeze({ messages: Object.freeze([]) });
+const FREED: SessionSnapshot = Object.freeze({ messages: Object.freeze([]), unstartedCalls: Object.freeze([]) });
 
 // A handle made by `Session.restore`, adopted by the next constructor call.
 let adopt: SessionHandle | undefined;
@@ -25,7 +25,8 @@ export interface SessionOptions {
    * Refuse (throw `MsgError`, session unchanged) what the lenient session skips or only
    * warns about: a delta or end for a block never started (`unknown_block`), a second
    * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
-   * (`after_end`), a delta for a block after its end (`after_block_end`), an event of a
+   * (`after_end`), a delta for a block after its end (`after_block_end`), a confirmation
+   * asked again for a call already allowed (`asked_again`), an event of a
    * reply never opened (`unknown_reply`), an unknown event
    * type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
    * `reply_id` (`foreign_reply`).
@@ -93,7 +94,8 @@ export type SkipCode =
   | "after_end"
   | "duplicate_block"
   | "after_block_end"
-  | "unclosed_blocks";
+  | "unclosed_blocks"
+  | "asked_again";
 
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
@@ -123,6 +125,14 @@ export interface Diagnostic {
 export interface SessionSnapshot {
   /** The reply messages, in order of their first `REPLY_START`. */
   readonly messages: readonly MsgJSON[];
+  /**
+   * Tool calls a `REQUIRE_USER_CONFIRM` (`confirm`) or `REQUIRE_EXTERNAL_EXECUTION`
+   * (`external`) asks about that their reply never started (ag-ui#1168): the reducer
+   * skips such an ask, as the reference does, but the service waits for the answer all the
+   * same. Kept until a `USER_CONFIRM_RESULT` / `EXTERNAL_EXECUTION_RESULT` names the call;
+   * {@link pendingActions} lists them (`started: false`). Not kept by a checkpoint.
+   */
+  readonly unstartedCalls: readonly PendingAction[];
 }
 
 /** A source {@link Session.read} can read: a fetch `Response`, a stream, or chunks. */
@@ -527,7 +537,11 @@ export class Session {
     if (h === undefined) return this.#snapshot ?? FREED;
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
-    const read = JSON.parse(h.readChanges()) as { count: number; messages: [number, MessageChanges][] };
+    const read = JSON.parse(h.readChanges()) as {
+      count: number;
+      messages: [number, MessageChanges][];
+      unstarted: [string, "confirm" | "external", ToolCallBlock][];
+    };
     // what changed, then one copy of the list (the new snapshot's `messages`)
     const messages = this.#messages;
     messages.length = Math.min(messages.length, read.count);
@@ -536,7 +550,10 @@ export class Session {
       const blocks = (this.#blocks[i] ??= []);
       messages[i] = applyChanges(blocks, changes) as MsgJSON;
     }
-    this.#snapshot = Object.freeze({ messages: Object.freeze(messages.slice()) });
+    const unstartedCalls = read.unstarted.map(([replyId, kind, toolCall]) =>
+      Object.freeze({ kind, replyId, toolCall: deepFreeze(toolCall), index: -1, started: false }),
+    );
+    this.#snapshot = Object.freeze({ messages: Object.freeze(messages.slice()), unstartedCalls: Object.freeze(unstartedCalls) });
     this.#revision = revision;
     return this.#snapshot;
   };
@@ -678,14 +695,21 @@ export interface PendingAction {
   readonly replyId: string;
   /** The tool call block. */
   readonly toolCall: ToolCallBlock;
-  /** The block's position in the message's content. */
+  /** The block's position in the message's content; -1 for a call never started. */
   readonly index: number;
+  /**
+   * Whether the call was started in its message; false for an ask about a call its reply
+   * never started (see {@link SessionSnapshot.unstartedCalls}): answer it as any other.
+   */
+  readonly started: boolean;
 }
 
 /**
  * The tool calls awaiting a human or an external executor, in order: calls in state
  * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
- * `REQUIRE_EXTERNAL_EXECUTION`). Takes a session snapshot, a list of messages or one.
+ * `REQUIRE_EXTERNAL_EXECUTION`); from a session snapshot, then the asks about calls never
+ * started (`started: false`, see {@link SessionSnapshot.unstartedCalls}). Takes a session
+ * snapshot, a list of messages or one.
  */
 export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[] {
   const bad = () => new MsgError("invalid_argument", "pendingActions takes a session snapshot, a list of messages or a message");
@@ -700,10 +724,11 @@ export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | Ms
     if (typeof msg !== "object" || msg === null || !Array.isArray(msg.content)) throw bad();
     msg.content.forEach((block, index) => {
       if (block.type !== "tool_call") return;
-      if (block.state === "asking") out.push({ kind: "confirm", replyId: msg.id, toolCall: block, index });
-      else if (block.state === "submitted") out.push({ kind: "external", replyId: msg.id, toolCall: block, index });
+      if (block.state === "asking") out.push({ kind: "confirm", replyId: msg.id, toolCall: block, index, started: true });
+      else if (block.state === "submitted") out.push({ kind: "external", replyId: msg.id, toolCall: block, index, started: true });
     });
   }
+  if (!Array.isArray(source) && "messages" in source) out.push(...((source as SessionSnapshot).unstartedCalls ?? []));
   return out;
 }
 

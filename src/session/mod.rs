@@ -14,7 +14,7 @@ use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::block::{BlockKind, Object};
+use crate::block::{BlockKind, ContentBlock, Object, ToolCallBlock, ToolCallState};
 use crate::error::MsgError;
 use crate::event::{AgentEvent, Decoded, decode};
 use crate::limits::Limits;
@@ -33,7 +33,8 @@ pub struct SessionOptions {
     /// Refuse, with a typed error naming the event, what the lenient session skips or only
     /// warns about: a delta or end for a block never started (`unknown_block`), a second
     /// start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
-    /// (`after_end`), a delta for a block after its end (`after_block_end`), an event of a
+    /// (`after_end`), a delta for a block after its end (`after_block_end`), a confirmation
+    /// asked again for a call already allowed (`asked_again`), an event of a
     /// reply never opened (`unknown_reply`), an unknown event type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
     /// `reply_id` (`foreign_reply`). The session is unchanged by a refused event.
     pub strict: bool,
@@ -107,7 +108,7 @@ pub struct Diagnostic {
     pub index: usize,
     /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
     /// `after_end`, `duplicate_block`, `after_block_end`, `unclosed_blocks` (a note on a
-    /// `REPLY_END` that left blocks open), `named_sse_event`, `unknown_event_type`,
+    /// `REPLY_END` that left blocks open), `asked_again`, `named_sse_event`, `unknown_event_type`,
     /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`).
     pub code: &'static str,
     /// What happened, for people.
@@ -120,6 +121,21 @@ pub struct Diagnostic {
     pub reply_id: Option<String>,
     /// The SSE `id:` of the frame, when it came from SSE.
     pub sse_id: Option<String>,
+}
+
+/// A tool call a `REQUIRE_USER_CONFIRM` or `REQUIRE_EXTERNAL_EXECUTION` asks about that
+/// its reply never started (ag-ui#1168): the reducer skips the ask (`unknown_block`, as
+/// the reference does), but the service waits for the answer all the same, so a UI must
+/// still show it. Kept until a `USER_CONFIRM_RESULT` (for `confirm`) or an
+/// `EXTERNAL_EXECUTION_RESULT` (for `external`) names the call; not kept by a checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnstartedCall {
+    /// The reply that asked.
+    pub reply_id: String,
+    /// `confirm` (approve or deny) or `external` (an external executor's result).
+    pub kind: &'static str,
+    /// The call as the ask gave it (state `asking` or `submitted`).
+    pub tool_call: ToolCallBlock,
 }
 
 /// An event a [`Session`] refused: its position and ids, and why.
@@ -206,6 +222,8 @@ pub struct Session {
     taken: Option<usize>,
     /// the messages in the order they last changed (see `changed_messages`)
     recent: Recency,
+    /// asks about calls never started (see `unstarted_calls`)
+    unstarted: Vec<UnstartedCall>,
 }
 
 impl Default for Session {
@@ -232,6 +250,7 @@ impl Session {
             focus: None,
             taken: None,
             recent: Recency::default(),
+            unstarted: Vec::new(),
         }
     }
 
@@ -535,6 +554,26 @@ impl Session {
                 warnings.push((Skip::AfterBlockEnd, message));
             }
         }
+        if let AgentEvent::RequireUserConfirm(e) = event {
+            let newest = self.options.tool_call_match == ToolCallMatch::Newest;
+            let msg = &mut self.replies[i].msg;
+            let mut allowed = Vec::new();
+            for tc in &e.tool_calls {
+                if let Some(at) = msg.find_block_at(BlockKind::ToolCall, &tc.id, newest)
+                    && let ContentBlock::ToolCall(call) = &msg.content()[at]
+                    && call.state == ToolCallState::Allowed
+                {
+                    allowed.push(tc.id.as_str());
+                }
+            }
+            if !allowed.is_empty() {
+                let calls = tool_calls(allowed.into_iter());
+                warnings.push((
+                    Skip::AskedAgain,
+                    format!("{event_type} asks again about {calls}, already allowed"),
+                ));
+            }
+        }
         if strict && let Some((skip, message)) = warnings.first() {
             return Err(self.error(meta.clone(), MsgError::Strict(*skip, message.clone())));
         }
@@ -565,6 +604,8 @@ impl Session {
         for (skip, message) in warnings {
             warn(self, skip, message)?;
         }
+        // (past every refusal: a refused event leaves no trace)
+        let changed = self.note_unstarted(i, event) || changed;
         if matches!(event, AgentEvent::ReplyEnd(_)) {
             self.replies[i].ended = true;
             // blocks the reply left open (a failed run, a lost model stream) stay as they
@@ -580,6 +621,62 @@ impl Session {
             }
         }
         Ok((outcome, changed.then_some(i)))
+    }
+
+    /// Keeps [`UnstartedCall`]s up to date with an applied event of reply `i`; whether
+    /// they changed.
+    fn note_unstarted(&mut self, i: usize, event: &AgentEvent) -> bool {
+        let (kind, asked, answered): (&str, &[ToolCallBlock], Vec<&str>) = match event {
+            AgentEvent::RequireUserConfirm(e) => ("confirm", &e.tool_calls, Vec::new()),
+            AgentEvent::RequireExternalExecution(e) => ("external", &e.tool_calls, Vec::new()),
+            AgentEvent::UserConfirmResult(e) => (
+                "confirm",
+                &[],
+                e.confirm_results.iter().map(|r| r.tool_call.id.as_str()).collect(),
+            ),
+            AgentEvent::ExternalExecutionResult(e) => (
+                "external",
+                &[],
+                e.execution_results.iter().map(|r| r.id.as_str()).collect(),
+            ),
+            _ => return false,
+        };
+        let reply_id = &self.replies[i].msg.id;
+        let before = self.unstarted.len();
+        self.unstarted
+            .retain(|u| !(u.kind == kind && &u.reply_id == reply_id && answered.contains(&u.tool_call.id.as_str())));
+        let mut changed = self.unstarted.len() != before;
+        for tc in asked {
+            if self.replies[i].msg.find_block(BlockKind::ToolCall, &tc.id).is_some() {
+                continue;
+            }
+            let mut tool_call = tc.clone();
+            tool_call.state = if kind == "confirm" {
+                ToolCallState::Asking
+            } else {
+                ToolCallState::Submitted
+            };
+            let reply_id = self.replies[i].msg.id.clone();
+            let unstarted = UnstartedCall {
+                reply_id,
+                kind: if kind == "confirm" { "confirm" } else { "external" },
+                tool_call,
+            };
+            match (self.unstarted.iter_mut())
+                .find(|u| u.kind == kind && u.reply_id == unstarted.reply_id && u.tool_call.id == tc.id)
+            {
+                Some(same) => *same = unstarted,
+                None => self.unstarted.push(unstarted),
+            }
+            changed = true;
+        }
+        changed
+    }
+
+    /// The tool calls asked about (`REQUIRE_USER_CONFIRM`, `REQUIRE_EXTERNAL_EXECUTION`)
+    /// that their reply never started, still waiting for an answer (see [`UnstartedCall`]).
+    pub fn unstarted_calls(&self) -> &[UnstartedCall] {
+        &self.unstarted
     }
 
     /// The reply's position: the previous event's reply is checked first (consecutive

@@ -175,8 +175,9 @@ impl SessionHandle {
     }
 
     /// The changes since the previous call, as JSON text: `{"count": <messages>,
-    /// "messages": [[i, <message changes>], ...]}` with a message's changes as the core's
-    /// `SnapshotReader::read` writes them; unchanged messages are left out.
+    /// "messages": [[i, <message changes>], ...], "unstarted": [[reply_id, kind,
+    /// tool_call], ...]}` with a message's changes as the core's `SnapshotReader::read`
+    /// writes them (unchanged messages are left out) and every `Session::unstarted_calls`.
     #[wasm_bindgen(js_name = readChanges)]
     pub fn read_changes(&mut self) -> String {
         let count = self.session.len();
@@ -205,6 +206,15 @@ impl SessionHandle {
             out.push(',');
             out.push_str(&reader.read(msg));
             out.push(']');
+        }
+        // the asks about calls never started: few, and sent whole
+        out.push_str("],\"unstarted\":[");
+        for (n, u) in self.session.unstarted_calls().iter().enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            let block = crate::ContentBlock::ToolCall(u.tool_call.clone());
+            out.push_str(&crate::wire::to_string(&(&u.reply_id, u.kind, &block)));
         }
         out.push_str("]}");
         out

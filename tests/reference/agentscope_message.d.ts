@@ -1386,8 +1386,9 @@ export class SessionHandle {
     pushText(chunk: string): void;
     /**
      * The changes since the previous call, as JSON text: `{"count": <messages>,
-     * "messages": [[i, <message changes>], ...]}` with a message's changes as the core's
-     * `SnapshotReader::read` writes them; unchanged messages are left out.
+     * "messages": [[i, <message changes>], ...], "unstarted": [[reply_id, kind,
+     * tool_call], ...]}` with a message's changes as the core's `SnapshotReader::read`
+     * writes them (unchanged messages are left out) and every `Session::unstarted_calls`.
      */
     readChanges(): string;
     /**

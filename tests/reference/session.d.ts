@@ -7,7 +7,8 @@ export interface SessionOptions {
      * Refuse (throw `MsgError`, session unchanged) what the lenient session skips or only
      * warns about: a delta or end for a block never started (`unknown_block`), a second
      * start of a block id (`duplicate_block`), an event after its reply's `REPLY_END`
-     * (`after_end`), a delta for a block after its end (`after_block_end`), an event of a
+     * (`after_end`), a delta for a block after its end (`after_block_end`), a confirmation
+     * asked again for a call already allowed (`asked_again`), an event of a
      * reply never opened (`unknown_reply`), an unknown event
      * type (`unknown_event_type`), an event of a reply whose `REPLY_START` had an empty
      * `reply_id` (`foreign_reply`).
@@ -60,7 +61,7 @@ export interface SessionOptions {
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
 /** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
-export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks";
+export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks" | "asked_again";
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
 /** An event the session skipped or warned about (lenient mode), in stream order. */
@@ -87,6 +88,14 @@ export interface Diagnostic {
 export interface SessionSnapshot {
     /** The reply messages, in order of their first `REPLY_START`. */
     readonly messages: readonly MsgJSON[];
+    /**
+     * Tool calls a `REQUIRE_USER_CONFIRM` (`confirm`) or `REQUIRE_EXTERNAL_EXECUTION`
+     * (`external`) asks about that their reply never started (ag-ui#1168): the reducer
+     * skips such an ask, as the reference does, but the service waits for the answer all the
+     * same. Kept until a `USER_CONFIRM_RESULT` / `EXTERNAL_EXECUTION_RESULT` names the call;
+     * {@link pendingActions} lists them (`started: false`). Not kept by a checkpoint.
+     */
+    readonly unstartedCalls: readonly PendingAction[];
 }
 /** A source {@link Session.read} can read: a fetch `Response`, a stream, or chunks. */
 export type StreamSource = Response | ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
@@ -247,13 +256,20 @@ export interface PendingAction {
     readonly replyId: string;
     /** The tool call block. */
     readonly toolCall: ToolCallBlock;
-    /** The block's position in the message's content. */
+    /** The block's position in the message's content; -1 for a call never started. */
     readonly index: number;
+    /**
+     * Whether the call was started in its message; false for an ask about a call its reply
+     * never started (see {@link SessionSnapshot.unstartedCalls}): answer it as any other.
+     */
+    readonly started: boolean;
 }
 /**
  * The tool calls awaiting a human or an external executor, in order: calls in state
  * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
- * `REQUIRE_EXTERNAL_EXECUTION`). Takes a session snapshot, a list of messages or one.
+ * `REQUIRE_EXTERNAL_EXECUTION`); from a session snapshot, then the asks about calls never
+ * started (`started: false`, see {@link SessionSnapshot.unstartedCalls}). Takes a session
+ * snapshot, a list of messages or one.
  */
 export declare function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[];
 /**

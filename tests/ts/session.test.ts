@@ -604,3 +604,25 @@ test("caps: session options pass to each message; Msg.setLimits; each refusal ch
     assert.throws(() => new Session(bad as never), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
   }
 });
+
+test("pendingActions lists an ask about a call never started (started: false) until its answer", () => {
+  const call = { type: "tool_call", id: "ghost", name: "rm", input: "{}" };
+  const session = new Session();
+  session.apply({ type: "REPLY_START", session_id: "s", reply_id: "r", name: "a" });
+  session.apply({ type: "TOOL_CALL_START", reply_id: "r", tool_call_id: "c1", tool_call_name: "ls" });
+  session.apply({ type: "REQUIRE_USER_CONFIRM", reply_id: "r", tool_calls: [{ ...call, id: "c1", name: "ls" }, call] } as never);
+  const pending = pendingActions(session.getSnapshot());
+  assert.deepEqual(
+    pending.map((a) => [a.kind, a.replyId, a.toolCall.id, a.toolCall.state, a.index, a.started]),
+    [
+      ["confirm", "r", "c1", "asking", 0, true],
+      ["confirm", "r", "ghost", "asking", -1, false],
+    ],
+  );
+  assert.ok(Object.isFrozen(session.getSnapshot().unstartedCalls[0]!.toolCall));
+  // a list of messages knows nothing of them
+  assert.equal(pendingActions(session.getSnapshot().messages).length, 1);
+  session.apply({ type: "USER_CONFIRM_RESULT", reply_id: "r", confirm_results: [{ confirmed: false, tool_call: call }] } as never);
+  assert.deepEqual(session.getSnapshot().unstartedCalls, []);
+  assert.deepEqual(pendingActions(session.getSnapshot()).map((a) => a.toolCall.id), ["c1"]);
+});
