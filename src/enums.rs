@@ -76,7 +76,7 @@ mod tests {
     use crate::block::{BlockKind, PermissionBehavior, ToolCallState, ToolResultState};
     use crate::event::FinishedReason;
     use crate::msg::{ErrorType, ReplyFinishedReason, Role};
-    use crate::reduce::ToolCallMatch;
+    use crate::reduce::{BlockMatch, ToolCallMatch};
 
     /// Each name is what `Serialize` writes, and reads back as its variant.
     fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Copy>(variants: &[(T, &str)]) {
@@ -97,9 +97,11 @@ mod tests {
         round_trip(ReplyFinishedReason::VARIANTS);
         round_trip(ErrorType::VARIANTS);
         round_trip(ToolCallMatch::VARIANTS);
+        round_trip(BlockMatch::VARIANTS);
         assert_eq!(ErrorType::VARIANTS.len(), 9);
         assert_eq!(BlockKind::VARIANTS.len(), 6);
         assert_eq!(ToolCallMatch::VARIANTS.len(), 2);
+        assert_eq!(BlockMatch::VARIANTS.len(), 2);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub use msg::{
     system_msg, user_msg, validate_role,
 };
 pub use outcome::{Outcome, Skip};
-pub use reduce::ToolCallMatch;
+pub use reduce::{BlockMatch, Matching, ToolCallMatch};
 pub use session::framing::{Frame, Framer, Framing};
 pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
 pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};

@@ -14,6 +14,7 @@ use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::LaxInt;
 use crate::limits::{self, Limits};
 use crate::recency::Recency;
+use crate::reduce::Matching;
 use crate::source::DataSource;
 
 /// Who speaks: `user`, `assistant` or `system`.
@@ -513,7 +514,7 @@ impl Msg {
     /// Checks `event` against the caps before it is applied (`limit_exceeded`, nothing
     /// changed); for the text a delta grows, makes room first, so that memory running out
     /// is that error too rather than a trap.
-    pub(crate) fn admit(&mut self, event: &AgentEvent, newest: bool) -> Result<Admitted, MsgError> {
+    pub(crate) fn admit(&mut self, event: &AgentEvent, matching: Matching) -> Result<Admitted, MsgError> {
         let l = self.limits;
         let payload = limits::delta_payload(event);
         if let Some(p) = payload {
@@ -547,11 +548,12 @@ impl Msg {
         if pushes == 1 {
             limits::check(0, bytes, l.max_block_bytes, "the new block", "max_block_bytes")?;
         }
+        let (newest, blocks) = (matching.newest(BlockKind::ToolCall), matching.newest(BlockKind::Text));
         let target = match event {
-            AgentEvent::TextBlockDelta(e) => self.find_block(BlockKind::Text, &e.block_id),
-            AgentEvent::TextBlockEnd(e) if e.text.is_some() => self.find_block(BlockKind::Text, &e.block_id),
-            AgentEvent::ThinkingBlockDelta(e) => self.find_block(BlockKind::Thinking, &e.block_id),
-            AgentEvent::DataBlockDelta(e) => self.find_block(BlockKind::Data, &e.block_id),
+            AgentEvent::TextBlockDelta(e) => self.find_block_at(BlockKind::Text, &e.block_id, blocks),
+            AgentEvent::TextBlockEnd(e) if e.text.is_some() => self.find_block_at(BlockKind::Text, &e.block_id, blocks),
+            AgentEvent::ThinkingBlockDelta(e) => self.find_block_at(BlockKind::Thinking, &e.block_id, blocks),
+            AgentEvent::DataBlockDelta(e) => self.find_block_at(BlockKind::Data, &e.block_id, blocks),
             AgentEvent::ToolCallDelta(e) => self.find_block_at(BlockKind::ToolCall, &e.tool_call_id, newest),
             AgentEvent::ToolResultTextDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
             AgentEvent::ToolResultDataDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
@@ -774,13 +776,8 @@ impl Msg {
         self.content.iter().any(|b| matches_types(b, types))
     }
 
-    /// Index of the first block with this `type` and `id` (the reference's
-    /// `_find_block`), O(1) amortised.
-    pub(crate) fn find_block(&mut self, kind: BlockKind, id: &str) -> Option<usize> {
-        self.find_block_at(kind, id, false)
-    }
-
-    /// Index of the first (or, with `newest`, the last) block with this `type` and `id`.
+    /// Index of the first block with this `type` and `id` (the reference's `_find_block`),
+    /// or with `newest` the last, O(1) amortised.
     pub(crate) fn find_block_at(&mut self, kind: BlockKind, id: &str, newest: bool) -> Option<usize> {
         let index = &mut self.index;
         while index.indexed < self.content.len() {

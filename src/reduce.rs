@@ -32,6 +32,66 @@ pub enum ToolCallMatch {
 
 crate::enums::wire_enum!(ToolCallMatch { First = "first", Newest = "newest" });
 
+/// Which block a text, thinking or data block id names when several blocks of that type
+/// share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockMatch {
+    /// The first one, as the reference's `_find_block` does (the default). A producer that
+    /// reuses one id for every text block of a reply (AgentScope-Java's `"text"` and
+    /// `"thinking"`, agentscope-java#1929) then sends the text after a tool call to the
+    /// first text block, and the block its start opened stays empty and open.
+    #[default]
+    First,
+    /// The newest one: every start opens a block (as always), and later deltas and ends
+    /// for that type and id go to the newest block, so a reused id gives one block per
+    /// start.
+    Newest,
+}
+
+crate::enums::wire_enum!(BlockMatch { First = "first", Newest = "newest" });
+
+/// How [`Msg::append_event_with`] matches an event to its block: tool-call ids (tool
+/// calls and results) and block ids (text, thinking and data blocks), each the first
+/// block (the reference, the default) or the newest. A [`ToolCallMatch`] or a
+/// [`BlockMatch`] alone converts into it, the other left first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Matching {
+    /// Which tool call or result a tool-call id names.
+    pub tool_calls: ToolCallMatch,
+    /// Which text, thinking or data block a block id names.
+    pub blocks: BlockMatch,
+}
+
+impl From<ToolCallMatch> for Matching {
+    fn from(tool_calls: ToolCallMatch) -> Matching {
+        Matching {
+            tool_calls,
+            ..Matching::default()
+        }
+    }
+}
+
+impl From<BlockMatch> for Matching {
+    fn from(blocks: BlockMatch) -> Matching {
+        Matching {
+            blocks,
+            ..Matching::default()
+        }
+    }
+}
+
+impl Matching {
+    /// Whether events name the newest block of `kind` with their id.
+    pub(crate) fn newest(self, kind: BlockKind) -> bool {
+        match kind {
+            BlockKind::ToolCall | BlockKind::ToolResult => self.tool_calls == ToolCallMatch::Newest,
+            BlockKind::Text | BlockKind::Thinking | BlockKind::Data => self.blocks == BlockMatch::Newest,
+            BlockKind::Hint => false,
+        }
+    }
+}
+
 impl Msg {
     /// Applies `event` to this message in place (the reference's `Msg.append_event`) and
     /// tells what it did.
@@ -52,15 +112,24 @@ impl Msg {
         self.append_event_with(event, ToolCallMatch::First)
     }
 
-    /// [`Msg::append_event`], with tool-call ids matched as `tool_calls` says.
-    pub fn append_event_with(&mut self, event: &AgentEvent, tool_calls: ToolCallMatch) -> Result<Outcome, MsgError> {
+    /// [`Msg::append_event`], with events matched to blocks as `matching` says: a
+    /// [`Matching`], or a [`ToolCallMatch`] or [`BlockMatch`] alone (the other first).
+    pub fn append_event_with(
+        &mut self,
+        event: &AgentEvent,
+        matching: impl Into<Matching>,
+    ) -> Result<Outcome, MsgError> {
+        self.append_matched(event, matching.into())
+    }
+
+    fn append_matched(&mut self, event: &AgentEvent, matching: Matching) -> Result<Outcome, MsgError> {
         match event.reply_id() {
             None => return Ok(Outcome::Skipped(Skip::IgnoredType)),
             Some(reply_id) if reply_id != self.id => return Ok(Outcome::Skipped(Skip::ForeignReply)),
             Some(_) => {}
         }
-        let admitted = self.admit(event, tool_calls == ToolCallMatch::Newest)?;
-        let outcome = self.apply(event, tool_calls)?;
+        let admitted = self.admit(event, matching)?;
+        let outcome = self.apply(event, matching)?;
         if outcome == Outcome::Applied {
             self.account(admitted);
         }
@@ -68,8 +137,9 @@ impl Msg {
     }
 
     /// The reducer itself, past the reply id and the caps.
-    fn apply(&mut self, event: &AgentEvent, tool_calls: ToolCallMatch) -> Result<Outcome, MsgError> {
-        let newest = tool_calls == ToolCallMatch::Newest;
+    fn apply(&mut self, event: &AgentEvent, matching: Matching) -> Result<Outcome, MsgError> {
+        let newest = matching.tool_calls == ToolCallMatch::Newest;
+        let blocks = matching.blocks == BlockMatch::Newest;
         let unknown = Outcome::Skipped(Skip::UnknownBlock);
         match event {
             AgentEvent::ReplyStart(_)
@@ -99,7 +169,7 @@ impl Msg {
             }
             AgentEvent::TextBlockStart(e) => self.push_block(ContentBlock::Text(TextBlock::with_id(&e.block_id, ""))),
             AgentEvent::TextBlockDelta(e) => {
-                let Some(i) = self.find_block(BlockKind::Text, &e.block_id) else {
+                let Some(i) = self.find_block_at(BlockKind::Text, &e.block_id, blocks) else {
                     return Ok(unknown);
                 };
                 self.grow_with(i, |b| match b {
@@ -108,7 +178,7 @@ impl Msg {
                 });
             }
             AgentEvent::TextBlockEnd(e) => {
-                let Some(ContentBlock::Text(b)) = self.lookup(BlockKind::Text, &e.block_id, false) else {
+                let Some(ContentBlock::Text(b)) = self.lookup(BlockKind::Text, &e.block_id, blocks) else {
                     return Ok(unknown);
                 };
                 if let Some(text) = &e.text {
@@ -125,9 +195,9 @@ impl Msg {
                     e.name.clone(),
                 )));
             }
-            AgentEvent::DataBlockDelta(e) => return self.data_block_delta(e),
+            AgentEvent::DataBlockDelta(e) => return self.data_block_delta(e, blocks),
             AgentEvent::DataBlockEnd(e) => {
-                let Some(ContentBlock::Data(b)) = self.lookup(BlockKind::Data, &e.block_id, false) else {
+                let Some(ContentBlock::Data(b)) = self.lookup(BlockKind::Data, &e.block_id, blocks) else {
                     return Ok(unknown);
                 };
                 b.finished_at = Some(e.created_at.clone());
@@ -136,7 +206,7 @@ impl Msg {
                 self.push_block(ContentBlock::Thinking(ThinkingBlock::with_id(&e.block_id, "")));
             }
             AgentEvent::ThinkingBlockDelta(e) => {
-                let Some(i) = self.find_block(BlockKind::Thinking, &e.block_id) else {
+                let Some(i) = self.find_block_at(BlockKind::Thinking, &e.block_id, blocks) else {
                     return Ok(unknown);
                 };
                 self.grow_with(i, |b| match b {
@@ -145,7 +215,7 @@ impl Msg {
                 });
             }
             AgentEvent::ThinkingBlockEnd(e) => {
-                let Some(ContentBlock::Thinking(b)) = self.lookup(BlockKind::Thinking, &e.block_id, false) else {
+                let Some(ContentBlock::Thinking(b)) = self.lookup(BlockKind::Thinking, &e.block_id, blocks) else {
                     return Ok(unknown);
                 };
                 b.finished_at = Some(e.created_at.clone());
@@ -307,9 +377,9 @@ impl Msg {
         self.block_mut(i)
     }
 
-    fn data_block_delta(&mut self, e: &DataBlockDeltaEvent) -> Result<Outcome, MsgError> {
+    fn data_block_delta(&mut self, e: &DataBlockDeltaEvent, newest: bool) -> Result<Outcome, MsgError> {
         let unknown = Ok(Outcome::Skipped(Skip::UnknownBlock));
-        let Some(i) = self.find_block(BlockKind::Data, &e.block_id) else {
+        let Some(i) = self.find_block_at(BlockKind::Data, &e.block_id, newest) else {
             return unknown;
         };
         let ContentBlock::Data(block) = &self.content()[i] else {

@@ -248,3 +248,60 @@ fn the_caps_are_flags() {
         "{stderr}"
     );
 }
+
+#[test]
+fn block_match_is_a_flag() {
+    // AgentScope-Java's reused text block id around a tool call (agentscope-java#1929)
+    let stream = r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}
+{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"text"}
+{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"text","delta":"Let me search."}
+{"type":"TEXT_BLOCK_END","reply_id":"r","block_id":"text","created_at":"T1"}
+{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"search"}
+{"type":"TOOL_CALL_END","reply_id":"r","tool_call_id":"c","created_at":"T2"}
+{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"text"}
+{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"text","delta":"Found it."}
+{"type":"TEXT_BLOCK_END","reply_id":"r","block_id":"text","created_at":"T3"}
+"#;
+    let texts = |args: &[&str]| -> (Vec<(Value, Value)>, String) {
+        let out = cli(args, Some(stream.as_bytes()));
+        assert!(out.status.success(), "{args:?}");
+        let msg: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let blocks = msg["content"].as_array().expect("content").iter();
+        let texts = (blocks.filter(|b| b["type"] == "text"))
+            .map(|b| (b["text"].clone(), b["finished_at"].clone()))
+            .collect();
+        (texts, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (first, stderr) = texts(&["replay", "--diagnostics", "-"]);
+    assert_eq!(
+        first,
+        [
+            ("Let me search.Found it.".into(), "T3".into()),
+            ("".into(), Value::Null)
+        ]
+    );
+    let codes: Vec<Value> = (stderr.lines())
+        .map(|l| serde_json::from_str::<Value>(l).expect("a diagnostic")["code"].clone())
+        .collect();
+    assert_eq!(codes, ["duplicate_block", "after_block_end"]);
+    let (newest, stderr) = texts(&["replay", "--diagnostics", "--block-match", "newest", "-"]);
+    assert_eq!(
+        newest,
+        [
+            ("Let me search.".into(), "T1".into()),
+            ("Found it.".into(), "T3".into())
+        ]
+    );
+    assert_eq!(stderr, "");
+    assert!(
+        cli(
+            &["replay", "--strict", "--block-match", "newest", "-"],
+            Some(stream.as_bytes())
+        )
+        .status
+        .success()
+    );
+    let out = cli(&["replay", "--block-match", "last", "-"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--block-match"));
+}

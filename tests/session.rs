@@ -5,8 +5,8 @@
 mod common;
 
 use agentscope_message::{
-    AgentEvent, Framer, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch, ToolCallState,
-    assistant_msg,
+    AgentEvent, BlockMatch, Framer, Matching, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch,
+    ToolCallState, assistant_msg,
 };
 use common::session_cases::{self, RECORDINGS, subset};
 use common::*;
@@ -292,6 +292,134 @@ fn tool_call_match_newest_on_a_message() {
     }
 }
 
+/// (text, ended) of each text block of a message.
+type Texts = Vec<(&'static str, bool)>;
+
+/// AgentScope-Java's text → tool call → text with the one block id `"text"`
+/// (agentscope-java#1929): each event, with the texts after it with block_match first
+/// (the reference) and newest.
+fn reused_text_id() -> Vec<(&'static str, Texts, Texts)> {
+    vec![
+        (
+            r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"text"}"#,
+            vec![("", false)],
+            vec![("", false)],
+        ),
+        (
+            r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"text","delta":"Let me search."}"#,
+            vec![("Let me search.", false)],
+            vec![("Let me search.", false)],
+        ),
+        (
+            r#"{"type":"TEXT_BLOCK_END","reply_id":"r","block_id":"text"}"#,
+            vec![("Let me search.", true)],
+            vec![("Let me search.", true)],
+        ),
+        (
+            r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"search"}"#,
+            vec![("Let me search.", true)],
+            vec![("Let me search.", true)],
+        ),
+        (
+            r#"{"type":"TOOL_CALL_END","reply_id":"r","tool_call_id":"c"}"#,
+            vec![("Let me search.", true)],
+            vec![("Let me search.", true)],
+        ),
+        (
+            r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"text"}"#,
+            vec![("Let me search.", true), ("", false)],
+            vec![("Let me search.", true), ("", false)],
+        ),
+        (
+            r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"text","delta":"Found it."}"#,
+            vec![("Let me search.Found it.", true), ("", false)],
+            vec![("Let me search.", true), ("Found it.", false)],
+        ),
+        (
+            r#"{"type":"TEXT_BLOCK_END","reply_id":"r","block_id":"text"}"#,
+            vec![("Let me search.Found it.", true), ("", false)],
+            vec![("Let me search.", true), ("Found it.", true)],
+        ),
+    ]
+}
+
+/// (text, ended) of each text block.
+fn texts(msg: &agentscope_message::Msg) -> Vec<(String, bool)> {
+    msg.get_content_blocks(Some(&["text"]))
+        .iter()
+        .map(|b| match b {
+            agentscope_message::ContentBlock::Text(t) => (t.text.clone(), t.finished_at.is_some()),
+            _ => unreachable!("text blocks only"),
+        })
+        .collect()
+}
+
+#[test]
+fn block_match_newest_on_a_message() {
+    let own = |v: &[(&str, bool)]| -> Vec<(String, bool)> { v.iter().map(|&(t, e)| (t.to_owned(), e)).collect() };
+    let (mut first, mut newest, mut both) = (reply("r"), reply("r"), reply("r"));
+    for (json, want_first, want_newest) in reused_text_id() {
+        let event = AgentEvent::from_json(json).expect("event");
+        assert_eq!(first.append_event(&event).expect("applies"), Outcome::Applied);
+        assert_eq!(
+            newest.append_event_with(&event, BlockMatch::Newest).expect("applies"),
+            Outcome::Applied
+        );
+        let matching = Matching {
+            tool_calls: ToolCallMatch::Newest,
+            blocks: BlockMatch::Newest,
+        };
+        both.append_event_with(&event, matching).expect("applies");
+        assert_eq!(texts(&first), own(&want_first), "first, after {json}");
+        assert_eq!(texts(&newest), own(&want_newest), "newest, after {json}");
+        assert_eq!(texts(&both), own(&want_newest), "both newest, after {json}");
+    }
+    // ToolCallMatch alone leaves the blocks matched as the reference does
+    let mut tool_calls = reply("r");
+    for (json, ..) in reused_text_id() {
+        let event = AgentEvent::from_json(json).expect("event");
+        tool_calls
+            .append_event_with(&event, ToolCallMatch::Newest)
+            .expect("applies");
+    }
+    assert_eq!(texts(&tool_calls), texts(&first));
+}
+
+#[test]
+fn block_match_is_kept_in_a_checkpoint_and_first_when_absent() {
+    let options = SessionOptions {
+        block_match: BlockMatch::Newest,
+        ..SessionOptions::default()
+    };
+    let mut session = Session::new(options);
+    session
+        .apply_json(r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"A"}"#)
+        .expect("applies");
+    let events: Vec<&str> = reused_text_id().into_iter().map(|(e, ..)| e).collect();
+    for e in &events[..3] {
+        session.apply_json(e).expect("applies");
+    }
+    let checkpoint = session.checkpoint();
+    assert!(checkpoint.contains(r#""block_match":"newest""#), "{checkpoint}");
+    let mut restored = Session::restore(&checkpoint).expect("restores");
+    assert_eq!(restored.options().block_match, BlockMatch::Newest);
+    for e in &events[3..] {
+        restored.apply_json(e).expect("applies");
+    }
+    let msg = restored.message(0).expect("the reply");
+    assert_eq!(
+        texts(msg),
+        [("Let me search.".to_owned(), true), ("Found it.".to_owned(), true)]
+    );
+    assert!(restored.diagnostics().is_empty(), "{:?}", restored.diagnostics());
+    // a checkpoint written before the option (no block_match) restores with first
+    let old = checkpoint.replace(r#""block_match":"newest","#, "");
+    assert!(!old.contains("block_match"));
+    let restored = Session::restore(&old).expect("restores");
+    assert_eq!(restored.options().block_match, BlockMatch::First);
+    assert_eq!(restored.options().tool_call_match, ToolCallMatch::First);
+}
+
 /// CLI flags for a case's options.
 fn flags(options: &Value) -> Vec<&'static str> {
     let mut out = vec!["replay", "--all", "--diagnostics"];
@@ -303,6 +431,9 @@ fn flags(options: &Value) -> Vec<&'static str> {
     }
     if options["tool_call_match"] == "newest" {
         out.extend(["--tool-call-match", "newest"]);
+    }
+    if options["block_match"] == "newest" {
+        out.extend(["--block-match", "newest"]);
     }
     out.push("-");
     out

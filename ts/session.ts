@@ -44,6 +44,15 @@ export interface SessionOptions {
    */
   toolCallMatch?: "first" | "newest";
   /**
+   * Which text, thinking or data block a repeated block id names: `"first"` (the
+   * reference's `_find_block`) or `"newest"` (for producers that reuse one id for every
+   * block of a kind, as AgentScope-Java's `"text"` and `"thinking"`): a start after the
+   * end of the id's newest block then opens a new block without a diagnostic, and later
+   * deltas and ends go to it. A start while that block is still open stays a
+   * `duplicate_block` (refused when `strict`).
+   */
+  blockMatch?: "first" | "newest";
+  /**
    * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
    * bytes; default 64 MiB, 0 for no cap. A longer one throws `MsgError`
    * (`limit_exceeded`) and is dropped without being held whole; SSE and JSON Lines
@@ -201,7 +210,7 @@ export class Session {
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
-    const { strict, dedup, toolCallMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
+    const { strict, dedup, toolCallMatch, blockMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
       options;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
@@ -210,11 +219,13 @@ export class Session {
         throw new MsgError("invalid_argument", `session option ${name} must be a boolean`);
       }
     }
-    if (toolCallMatch !== undefined && toolCallMatch !== "first" && toolCallMatch !== "newest") {
-      throw new MsgError("invalid_argument", 'session option toolCallMatch must be "first" or "newest"');
+    for (const [name, value] of [["toolCallMatch", toolCallMatch], ["blockMatch", blockMatch]] as const) {
+      if (value !== undefined && value !== "first" && value !== "newest") {
+        throw new MsgError("invalid_argument", `session option ${name} must be "first" or "newest"`);
+      }
     }
     const caps = capsJSON({ maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes }, "session option");
-    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first", ...caps });
+    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first", block_match: blockMatch ?? "first", ...caps });
     this.#handle = call(() => SessionHandle.create(json));
   }
 

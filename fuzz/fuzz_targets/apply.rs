@@ -2,7 +2,7 @@
 //! leaves the message exactly as it was, and the message always writes valid wire JSON.
 #![no_main]
 
-use agentscope_message::{AgentEvent, Msg, MsgOptions, ToolCallMatch, assistant_msg};
+use agentscope_message::{AgentEvent, BlockMatch, Matching, Msg, MsgOptions, ToolCallMatch, assistant_msg};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,9 +13,12 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut msg: Msg = assistant_msg("Friday", vec![], options).expect("a valid message");
     let how = if text.len() % 2 == 0 {
-        ToolCallMatch::First
+        Matching::default()
     } else {
-        ToolCallMatch::Newest
+        Matching {
+            tool_calls: ToolCallMatch::Newest,
+            blocks: BlockMatch::Newest,
+        }
     };
     for line in text.lines() {
         let Ok(event) = AgentEvent::from_json(line) else {

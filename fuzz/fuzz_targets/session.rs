@@ -3,7 +3,7 @@
 //! options and the chunk size.
 #![no_main]
 
-use agentscope_message::{Session, SessionOptions, ToolCallMatch};
+use agentscope_message::{BlockMatch, Session, SessionOptions, ToolCallMatch};
 use libfuzzer_sys::fuzz_target;
 
 fn messages(session: &Session) -> Vec<String> {
@@ -21,6 +21,11 @@ fuzz_target!(|data: &[u8]| {
             ToolCallMatch::Newest
         } else {
             ToolCallMatch::First
+        },
+        block_match: if mode & 4 != 0 {
+            BlockMatch::Newest
+        } else {
+            BlockMatch::First
         },
         // a small cap now and then, so that oversized frames are met too
         max_frame_bytes: if mode & 0x80 != 0 { 64 } else { 1 << 20 },

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use agentscope_message::session::DEFAULT_MAX_FRAME_BYTES;
 use agentscope_message::{
-    DEFAULT_MAX_BLOCK_BYTES, DEFAULT_MAX_BLOCKS, DEFAULT_MAX_DELTA_BYTES, DEFAULT_MAX_MESSAGE_BYTES,
+    BlockMatch, DEFAULT_MAX_BLOCK_BYTES, DEFAULT_MAX_BLOCKS, DEFAULT_MAX_DELTA_BYTES, DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_SESSION_BYTES, Msg, MsgError, Session, SessionError, SessionOptions, ToolCallMatch,
 };
 use clap::{Parser, Subcommand, ValueEnum};
@@ -59,6 +59,10 @@ enum Command {
         /// Which tool call a repeated tool-call id names.
         #[arg(long, value_enum, default_value_t = Match::First)]
         tool_call_match: Match,
+        /// Which text, thinking or data block a repeated block id names (newest: a start
+        /// after that block's end opens a new one, for producers that reuse ids).
+        #[arg(long, value_enum, default_value_t = Match::First)]
+        block_match: Match,
         /// The longest frame (SSE data, JSON Lines line, JSON array element) in bytes (0: no
         /// cap); a longer one is refused (error[limit_exceeded], exit 1) without being held in
         /// memory.
@@ -82,7 +86,8 @@ enum Command {
     },
 }
 
-/// `--tool-call-match`: the first block with the id (the reference) or the newest.
+/// `--tool-call-match`, `--block-match`: the first block with the id (the reference) or
+/// the newest.
 #[derive(Clone, Copy, ValueEnum)]
 enum Match {
     First,
@@ -226,6 +231,7 @@ fn main() -> ExitCode {
             strict,
             dedup,
             tool_call_match,
+            block_match,
             max_frame_bytes,
             caps,
             diagnostics,
@@ -237,6 +243,10 @@ fn main() -> ExitCode {
                 tool_call_match: match tool_call_match {
                     Match::First => ToolCallMatch::First,
                     Match::Newest => ToolCallMatch::Newest,
+                },
+                block_match: match block_match {
+                    Match::First => BlockMatch::First,
+                    Match::Newest => BlockMatch::Newest,
                 },
                 max_frame_bytes,
                 max_delta_bytes: caps.max_delta_bytes,

@@ -21,7 +21,7 @@ use crate::limits::Limits;
 use crate::msg::{Msg, MsgOptions, assistant_msg};
 use crate::outcome::{Outcome, Skip};
 use crate::recency::Recency;
-use crate::reduce::ToolCallMatch;
+use crate::reduce::{BlockMatch, Matching, ToolCallMatch};
 use framing::{Frame, Framer, Framing};
 
 /// How a [`Session`] treats what the reference would skip or repeat, and its one cap.
@@ -45,6 +45,11 @@ pub struct SessionOptions {
     /// Which tool call (or result) a repeated tool-call id names: the first (the
     /// reference) or the newest.
     pub tool_call_match: ToolCallMatch,
+    /// Which text, thinking or data block a repeated block id names: the first (the
+    /// reference) or the newest. With newest, a start of an id whose newest block has
+    /// ended opens the next block of that id without a diagnostic (a start while that
+    /// block is still open is a `duplicate_block`, and opens a block too).
+    pub block_match: BlockMatch,
     /// The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
     /// bytes; default [`DEFAULT_MAX_FRAME_BYTES`] (64 MiB); 0 is no cap. A longer one is a
     /// `limit_exceeded` error and is dropped without being held whole in memory; SSE and
@@ -69,6 +74,14 @@ pub struct SessionOptions {
 pub const DEFAULT_MAX_SESSION_BYTES: usize = 1 << 30;
 
 impl SessionOptions {
+    /// How events are matched to their blocks.
+    pub(crate) fn matching(&self) -> Matching {
+        Matching {
+            tool_calls: self.tool_call_match,
+            blocks: self.block_match,
+        }
+    }
+
     /// The caps of each message of the session.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -90,6 +103,7 @@ impl Default for SessionOptions {
             strict: false,
             dedup: false,
             tool_call_match: ToolCallMatch::First,
+            block_match: BlockMatch::First,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
             max_delta_bytes: crate::limits::DEFAULT_MAX_DELTA_BYTES,
             max_block_bytes: crate::limits::DEFAULT_MAX_BLOCK_BYTES,
@@ -535,17 +549,25 @@ impl Session {
                 format!("{event_type} after the REPLY_END of reply {reply_id}"),
             ));
         }
+        let matching = self.options.matching();
         if let Some((kind, id)) = started_block(event) {
-            let newest = self.options.tool_call_match == ToolCallMatch::Newest;
-            let repeats_tool_call = newest && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult);
-            if !repeats_tool_call && self.replies[i].msg.find_block(kind, id).is_some() {
+            let newest = matching.newest(kind);
+            let msg = &mut self.replies[i].msg;
+            let duplicate = match msg.find_block_at(kind, id, newest) {
+                None => false,
+                // with tool_call_match newest a repeated tool-call id is a new call
+                Some(_) if newest && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult) => false,
+                // with block_match newest a start after the end of the id's newest block
+                // opens the next one
+                Some(at) => !(newest && block_ended(&msg.content()[at])),
+            };
+            if duplicate {
                 let message = format!("{event_type} starts {} block {id:?} a second time", kind.as_str());
                 warnings.push((Skip::DuplicateBlock, message));
             }
         }
         if let Some((kind, id)) = delta_block(event) {
-            let newest = self.options.tool_call_match == ToolCallMatch::Newest
-                && matches!(kind, BlockKind::ToolCall | BlockKind::ToolResult);
+            let newest = matching.newest(kind);
             let msg = &mut self.replies[i].msg;
             if let Some(at) = msg.find_block_at(kind, id, newest)
                 && block_ended(&msg.content()[at])
@@ -584,7 +606,7 @@ impl Session {
         let msg = &mut self.replies[i].msg;
         let others = total.saturating_sub(msg.taken_bytes());
         msg.session_room = (max != 0).then(|| max.saturating_sub(others));
-        let outcome = msg.append_event_with(event, self.options.tool_call_match);
+        let outcome = msg.append_event_with(event, matching);
         let taken = others.saturating_add(msg.taken_bytes());
         self.taken = Some(taken);
         let outcome = outcome.map_err(|e| self.error(meta.clone(), e))?;
@@ -647,7 +669,11 @@ impl Session {
             .retain(|u| !(u.kind == kind && &u.reply_id == reply_id && answered.contains(&u.tool_call.id.as_str())));
         let mut changed = self.unstarted.len() != before;
         for tc in asked {
-            if self.replies[i].msg.find_block(BlockKind::ToolCall, &tc.id).is_some() {
+            if self.replies[i]
+                .msg
+                .find_block_at(BlockKind::ToolCall, &tc.id, false)
+                .is_some()
+            {
                 continue;
             }
             let mut tool_call = tc.clone();

@@ -26,6 +26,15 @@ export interface SessionOptions {
      */
     toolCallMatch?: "first" | "newest";
     /**
+     * Which text, thinking or data block a repeated block id names: `"first"` (the
+     * reference's `_find_block`) or `"newest"` (for producers that reuse one id for every
+     * block of a kind, as AgentScope-Java's `"text"` and `"thinking"`): a start after the
+     * end of the id's newest block then opens a new block without a diagnostic, and later
+     * deltas and ends go to it. A start while that block is still open stays a
+     * `duplicate_block` (refused when `strict`).
+     */
+    blockMatch?: "first" | "newest";
+    /**
      * The longest frame (an SSE event's data, a JSON Lines line, a JSON array element), in
      * bytes; default 64 MiB, 0 for no cap. A longer one throws `MsgError`
      * (`limit_exceeded`) and is dropped without being held whole; SSE and JSON Lines

@@ -48,7 +48,7 @@ function subset(actual: Json, expected: Json, at: string): string | null {
 }
 
 function tsOptions(o: Json): SessionOptions {
-  return { strict: o.strict, dedup: o.dedup, toolCallMatch: o.tool_call_match };
+  return { strict: o.strict, dedup: o.dedup, toolCallMatch: o.tool_call_match, blockMatch: o.block_match };
 }
 
 /** Feeds a case's stream in chunks of `size` (0: whole), as text or bytes. */
@@ -304,6 +304,7 @@ test("bad arguments are MsgError(invalid_argument); a freed session keeps its la
     ["options as a list", () => new Session([] as never)],
     ["mistyped option", () => new Session({ dedup: "yes" } as never)],
     ["toolCallMatch", () => new Session({ toolCallMatch: "last" } as never)],
+    ["blockMatch", () => new Session({ blockMatch: "last" } as never)],
     ["feed a number", () => new Session().feed(42 as never)],
     ["apply null", () => new Session().apply(null as never)],
     ["subscribe a string", () => new Session().subscribe("x" as never)],
