@@ -212,13 +212,15 @@ fn has_ace_label(s: &str) -> bool {
     s.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
 }
 
-/// The default of [`crate::factory::url_host_to_ascii`] natively: `url` with its host,
-/// found as the WHATWG URL parser finds it, converted by [`idna_to_ascii`] when it is
-/// the host of a special URL (`http`, `https`, `ws`, `wss`, `ftp`, `file`) and, percent-
-/// decoded, not ASCII or has `xn--` in it (else `url` as it is); `None` when the host is
-/// not a valid international domain name.
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-pub(crate) fn url_host_to_ascii(url: &str) -> Option<String> {
+/// `url` with its host, found as the WHATWG URL parser finds it, converted by
+/// `domain_to_ascii` (UTS #46 ToASCII, see [`crate::factory::set_url_host_to_ascii`])
+/// when it is the host of a special URL (`http`, `https`, `ws`, `wss`, `ftp`, `file`)
+/// and, percent-decoded, not ASCII or has `xn--` in it (else `url` as it is); `None` when
+/// the host is not a valid international domain name. The same steps on every target:
+/// natively `domain_to_ascii` is [`idna_to_ascii`], in wasm the JS host's `URL` parser.
+/// Its result is checked by [`ascii_domain_valid`], and [`unicode_15_1_mapping`] comes
+/// before it.
+pub(crate) fn url_host_to_ascii(url: &str, domain_to_ascii: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     let Some((input, start, end)) = find_host(url) else {
         return Some(url.to_owned());
     };
@@ -229,20 +231,104 @@ pub(crate) fn url_host_to_ascii(url: &str) -> Option<String> {
     if domain.is_ascii() && !has_ace_label(&domain) {
         return Some(url.to_owned());
     }
-    let ascii = idna_to_ascii(&domain)?;
-    // no WHATWG "forbidden domain code point" in it, so that it is all host once put back
+    // no WHATWG "forbidden domain code point" in it, so that it is all host once put back;
+    // one in ASCII stays one through UTS #46, so it is refused before (a JS converter
+    // gets the domain inside a URL)
     let is_domain_byte = |c: u8| c > b' ' && c < 0x7f && !b"#%/:<>?@[\\]^|".contains(&c);
-    if ascii.is_empty() || !ascii.bytes().all(is_domain_byte) {
+    if !domain.bytes().all(|c| !c.is_ascii() || is_domain_byte(c)) {
+        return None;
+    }
+    let ascii = domain_to_ascii(&domain.chars().map(unicode_15_1_mapping).collect::<String>())?;
+    if ascii.is_empty() || !ascii.bytes().all(is_domain_byte) || !ascii_domain_valid(&ascii) {
         return None;
     }
     Some([&input[..start], &ascii, &input[end..]].concat())
+}
+
+/// UTS #46's mapping of Unicode 15.1 (the reference's tables) where older tables
+/// (`idna` 0.5's, node 20's) differ: U+1E9E (ẞ) maps to ß (before: "ss"), and five CJK
+/// compatibility ideographs, disallowed before, to their NFKC form.
+fn unicode_15_1_mapping(c: char) -> char {
+    match c {
+        '\u{1E9E}' => '\u{DF}',
+        '\u{2F868}' => '\u{36FC}',
+        '\u{2F874}' => '\u{5F53}',
+        '\u{2F91F}' => '\u{243AB}',
+        '\u{2F95F}' => '\u{7AEE}',
+        '\u{2F9BF}' => '\u{45D7}',
+        c => c,
+    }
+}
+
+/// The `xn--` payload of a label, if it has one (in any case).
+fn ace_payload(label: &str) -> Option<&str> {
+    label.get(4..).filter(|_| label[..4].eq_ignore_ascii_case("xn--"))
+}
+
+/// The checks of a domain put in ASCII that need no Unicode tables, for converters that
+/// skip them (Chromium lets some Punycode labels through unchecked, e.g. `xn--a`, U+0080;
+/// node 20 runs RFC 5893's bidi rule on a right-to-left label only, not on the other
+/// labels of the domain). Each `xn--` label decodes to what encodes to it again: not
+/// empty, not all ASCII, no ASCII capital and no control character (UTS #46 maps the
+/// one and disallows the other). Then [`bidi_rule_allowed`] on the decoded labels.
+fn ascii_domain_valid(ascii: &str) -> bool {
+    let mut labels = Vec::new();
+    for label in ascii.split('.') {
+        let Some(payload) = ace_payload(label) else {
+            labels.push(label.chars().collect());
+            continue;
+        };
+        let Some(decoded) = idna::punycode::decode(payload) else {
+            return false;
+        };
+        let valid = !decoded.iter().all(char::is_ascii)
+            && !decoded.iter().any(|c| c.is_ascii_uppercase() || c.is_control())
+            && idna::punycode::encode(&decoded).is_some_and(|again| again.eq_ignore_ascii_case(payload));
+        if !valid {
+            return false;
+        }
+        labels.push(decoded);
+    }
+    bidi_rule_allowed(&labels)
+}
+
+/// RFC 5893's bidi rule (UTS #46 CheckBidi) where it needs no Unicode tables: only the
+/// Bidi_Class of ASCII, of the Hebrew and Arabic letters (R or AL) and of the Arabic-
+/// Indic digits (AN; the extended ones are EN) is known here. A domain with one of those
+/// letters or AN digits is a bidi domain; then no label starts with anything but a letter
+/// (rule 1: an ASCII one, or one not known here), none ends with ASCII that is neither
+/// letter nor digit (rules 3 and 6), and a label with a right-to-left character has no
+/// ASCII letter (rule 2) and not both kinds of digits (rule 4). Any other violation is
+/// left to the converter (`idna` and Chromium check them all, node 20 those within a
+/// right-to-left label).
+fn bidi_rule_allowed(labels: &[Vec<char>]) -> bool {
+    let right_to_left = |c: &char| {
+        matches!(c, '\u{5D0}'..='\u{5EA}' | '\u{5EF}'..='\u{5F2}' | '\u{620}'..='\u{64A}' | '\u{660}'..='\u{669}'
+            | '\u{66E}'..='\u{66F}' | '\u{671}'..='\u{6D3}')
+    };
+    let arabic_number = |c: &char| ('\u{660}'..='\u{669}').contains(c);
+    let european_number = |c: &char| c.is_ascii_digit() || ('\u{6F0}'..='\u{6F9}').contains(c);
+    if !labels.iter().flatten().any(right_to_left) {
+        return true;
+    }
+    // rule 1: a letter first (ASCII, or one not known here); rules 3 and 6: no ASCII but
+    // a letter or digit last
+    let bad_first = |c: &char| (c.is_ascii() && !c.is_ascii_alphabetic()) || arabic_number(c) || european_number(c);
+    let bad_last = |c: &char| c.is_ascii() && !c.is_ascii_alphanumeric();
+    labels.iter().all(|label| {
+        let rtl = label.iter().any(right_to_left);
+        let broken = label.first().is_some_and(bad_first)
+            || label.last().is_some_and(bad_last)
+            || (rtl && label.iter().any(char::is_ascii_alphabetic))
+            || (rtl && label.iter().any(arabic_number) && label.iter().any(european_number));
+        !broken
+    })
 }
 
 /// Where the host of a special URL is, as the WHATWG URL parser finds it: `url` after
 /// the parser's first steps (no leading or trailing C0 control or space, no tab or
 /// newline) and the host's byte range in it. `None` for another URL, one without a host,
 /// or an IPv6 literal.
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn find_host(url: &str) -> Option<(String, usize, usize)> {
     let mut input = url.trim_matches(|c| c <= ' ').to_string();
     input.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
@@ -284,9 +370,6 @@ fn find_host(url: &str) -> Option<(String, usize, usize)> {
 /// 0.5's tables are Unicode 13's: a later character (e.g. the emoji 🫠) is refused.
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub(crate) fn idna_to_ascii(domain: &str) -> Option<String> {
-    fn ace_payload(label: &str) -> Option<&str> {
-        label.get(4..).filter(|_| label[..4].eq_ignore_ascii_case("xn--"))
-    }
     // (UTS #46 reads these four as label separators)
     for payload in domain
         .split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}'])

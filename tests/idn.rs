@@ -2,278 +2,43 @@
 //! against the reference: agentscope 2.0.11's `URLSource.url` is a pydantic 2.14.4
 //! `AnyUrl`, i.e. the `url` crate with `idna` 1.1 on ICU4X 1.5 (Unicode 15.1).
 //! This port's `url` crate has no IDNA tables (see Cargo.toml): natively the `idna`
-//! crate's 0.5 line converts such hosts (tested here), in wasm the JS host's `URL`.
+//! crate's 0.5 line converts such hosts (tested here), in wasm the JS host's `URL`
+//! (tests/ts/idn.test.ts, in node and in Chromium). The corpus, one for all three, is
+//! tests/fixtures/idn.json.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg, factory, normalize_url};
+use serde_json::Value;
 
-/// The URL as stored, or the reason of the refusal ("Input should be a valid URL, " + it).
-type Expected = Result<&'static str, &'static str>;
+/// The URL as stored, or the refusal ("Input should be a valid URL, " + its reason).
+type Expected = Result<String, String>;
 
-/// The reference's observations (/tmp/ref-observations/misc.json, "URL '…'" cases: the
-/// same result through `append_event` and through a stored message).
-const OBSERVED: &[(&str, Expected)] = &[
-    ("https://example.com/x.png", Ok("https://example.com/x.png")),
-    ("https://bücher.de/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("HTTPS://BÜCHER.DE/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://bücher．de/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://bücher。de/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://bücher｡de/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://😀.com/x.png", Ok("https://xn--e28h.com/x.png")),
-    ("https://i❤\u{FE0F}.ws/", Ok("https://xn--i-7iq.ws/")),
-    ("https://pаypal.com/", Ok("https://xn--pypal-4ve.com/")),
-    (
-        "https://例え.テスト/パス?q=値#frag",
-        Ok("https://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9?q=%E5%80%A4#frag"),
-    ),
-    ("https://xn--bcher-kva.de/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://XN--BCHER-KVA.DE/x.png", Ok("https://xn--bcher-kva.de/x.png")),
-    ("https://xn--a.com/", Err("invalid international domain name")),
-    ("https://xn--/", Err("invalid international domain name")),
-    ("https://xn--zca.de/", Ok("https://xn--zca.de/")),
-    ("https://faß.de/", Ok("https://xn--fa-hia.de/")),
-    ("https://ΣΊΣΥΦΟΣ.gr/", Ok("https://xn--kxa6akbbkh.gr/")),
-    (
-        "https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/",
-        Ok("https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/"),
-    ),
-    (
-        "https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/",
-        Ok("https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/"),
-    ),
-    (
-        "https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/",
-        Ok(
-            "https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/",
-        ),
-    ),
-    ("https://ex ample.com/", Err("invalid international domain name")),
-    ("https://ex%20ample.com/", Err("invalid international domain name")),
-    (
-        "https://example.com/a b/ü?q=a b&r=ü#f ü",
-        Ok("https://example.com/a%20b/%C3%BC?q=a%20b&r=%C3%BC#f%20%C3%BC"),
-    ),
-    ("https://EXAMPLE.COM./", Ok("https://example.com./")),
-    ("https://example.com:443/", Ok("https://example.com/")),
-    ("http://example.com:80/", Ok("http://example.com/")),
-    ("https://example.com:0443/", Ok("https://example.com/")),
-    ("https://example.com:99999/", Err("invalid port number")),
-    ("https://[::1]:8080/", Ok("https://[::1]:8080/")),
-    ("https://[0:0:0:0:0:0:0:1]/", Ok("https://[::1]/")),
-    ("http://0x7f.1/", Ok("http://127.0.0.1/")),
-    ("http://127.1/", Ok("http://127.0.0.1/")),
-    ("http://256.1.1.1/", Err("invalid IPv4 address")),
-    ("https://ex_ample.com/", Ok("https://ex_ample.com/")),
-    ("https://-a.com/", Ok("https://-a.com/")),
-    ("https://a..b/", Ok("https://a..b/")),
-    ("https://\u{200B}example.com/", Ok("https://example.com/")),
-    ("https://ＥＸＡＭＰＬＥ.com/", Ok("https://example.com/")),
-    (
-        "https://user:p%40ss@example.com/",
-        Ok("https://user:p%40ss@example.com/"),
-    ),
-    (
-        "https://user:pa ss@example.com/",
-        Ok("https://user:pa%20ss@example.com/"),
-    ),
-    ("https://", Err("empty host")),
-    ("https:///x", Ok("https://x/")),
-    ("//example.com/x", Err("relative URL without a base")),
-    ("example.com/x.png", Err("relative URL without a base")),
-    ("mailto:a@b.c", Ok("mailto:a@b.c")),
-    ("urn:isbn:0451450523", Ok("urn:isbn:0451450523")),
-    ("file:///tmp/x.png", Ok("file:///tmp/x.png")),
-    ("data:image/png;base64,AAAA", Ok("data:image/png;base64,AAAA")),
-    ("javascript:alert(1)", Ok("javascript:alert(1)")),
-    (
-        "HTTP://Example.COM/Path/%7e?Q=%41",
-        Ok("http://example.com/Path/%7e?Q=%41"),
-    ),
-    (
-        "https://example.com/\\back\\slash",
-        Ok("https://example.com//back/slash"),
-    ),
-    ("https:\\\\example.com\\x", Ok("https://example.com/x")),
-    ("https://example.com/%zz", Ok("https://example.com/%zz")),
-    ("https://example.com/\t/x\n", Ok("https://example.com//x")),
-    (" https://example.com/ ", Ok("https://example.com/")),
-];
+/// The corpus (see its `about`).
+fn corpus() -> Value {
+    serde_json::from_str(include_str!("fixtures/idn.json")).expect("valid JSON")
+}
 
-/// More hosts, each run through pydantic's `AnyUrl` (the reference's `URLSource.url`):
-/// WPT's url/resources/toascii.json as `https://HOST/x`, mixed scripts, case, full-width
-/// and ideographic dots, emoji, Punycode labels, joiners (ContextJ), bidi, percent-
-/// encoded hosts, and where a host sits in other URL shapes.
-const CHECKED: &[(&str, Expected)] = &[
-    ("https://aa--/x", Ok("https://aa--/x")),
-    ("https://a†--/x", Ok("https://xn--a---kp0a/x")),
-    ("https://ab--c/x", Ok("https://ab--c/x")),
-    ("https://-x/x", Ok("https://-x/x")),
-    ("https://-†/x", Ok("https://xn----xhn/x")),
-    ("https://-x.xn--zca/x", Ok("https://-x.xn--zca/x")),
-    ("https://-x.ß/x", Ok("https://-x.xn--zca/x")),
-    ("https://x-.xn--zca/x", Ok("https://x-.xn--zca/x")),
-    ("https://x-.ß/x", Ok("https://x-.xn--zca/x")),
-    ("https://x..xn--zca/x", Ok("https://x..xn--zca/x")),
-    ("https://x..ß/x", Ok("https://x..xn--zca/x")),
-    ("https://xn--a/x", Err("invalid international domain name")),
-    ("https://xn--a.xn--zca/x", Err("invalid international domain name")),
-    ("https://xn--a.ß/x", Err("invalid international domain name")),
-    ("https://xn--ls8h=/x", Err("invalid international domain name")),
-    ("https://xn--tešla/x", Err("invalid international domain name")),
-    ("https://xn--zca.xn--zca/x", Ok("https://xn--zca.xn--zca/x")),
-    ("https://xn--zca.ß/x", Ok("https://xn--zca.xn--zca/x")),
-    ("https://ab--c.xn--zca/x", Ok("https://ab--c.xn--zca/x")),
-    ("https://ab--c.ß/x", Ok("https://ab--c.xn--zca/x")),
-    ("https://\u{200D}.example/x", Err("invalid international domain name")),
-    ("https://xn--1ug.example/x", Err("invalid international domain name")),
-    ("https://يa/x", Err("invalid international domain name")),
-    ("https://ي./x", Ok("https://xn--mhb./x")),
-    ("https://1.ي/x", Err("invalid international domain name")),
-    ("https://ي.1/x", Err("invalid international domain name")),
-    ("https://xn--mhb.1/x", Err("invalid international domain name")),
-    ("https://xn--a-yoc/x", Err("invalid international domain name")),
-    ("https://ශ\u{DCA}ර\u{DD3}/x", Ok("https://xn--10cl1a0b/x")),
-    ("https://نامهای/x", Ok("https://xn--mgba3gch31f/x")),
-    ("https://�.com/x", Err("invalid international domain name")),
-    ("https://xn--zn7c.com/x", Err("invalid international domain name")),
-    (
-        "https://x01234567890123456789012345678901234567890123456789012345678901x/x",
-        Ok("https://x01234567890123456789012345678901234567890123456789012345678901x/x"),
-    ),
-    (
-        "https://x01234567890123456789012345678901234567890123456789012345678901†/x",
-        Ok("https://xn--x01234567890123456789012345678901234567890123456789012345678901-6963b/x"),
-    ),
-    (
-        "https://x01234567890123456789012345678901234567890123456789012345678901x.ß/x",
-        Ok("https://x01234567890123456789012345678901234567890123456789012345678901x.xn--zca/x"),
-    ),
-    ("https://a\u{AD}b/x", Ok("https://ab/x")),
-    ("https://≠/x", Ok("https://xn--1ch/x")),
-    ("https://≮/x", Ok("https://xn--gdh/x")),
-    ("https://≯/x", Ok("https://xn--hdh/x")),
-    ("https://bücher.de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://BÜCHER.DE/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://bücher．de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://bücher。de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://bücher｡de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://😀.com/x", Ok("https://xn--e28h.com/x")),
-    ("https://i❤\u{FE0F}.ws/x", Ok("https://xn--i-7iq.ws/x")),
-    ("https://pаypal.com/x", Ok("https://xn--pypal-4ve.com/x")),
-    ("https://例え.テスト/x", Ok("https://xn--r8jz45g.xn--zckzah/x")),
-    ("https://xn--bcher-kva.de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://XN--BCHER-KVA.DE/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://xn--a.com/x", Err("invalid international domain name")),
-    ("https://xn--/x", Err("invalid international domain name")),
-    ("https://xn--zca.de/x", Ok("https://xn--zca.de/x")),
-    ("https://faß.de/x", Ok("https://xn--fa-hia.de/x")),
-    ("https://ΣΊΣΥΦΟΣ.gr/x", Ok("https://xn--kxa6akbbkh.gr/x")),
-    ("https://ex ample.com/x", Err("invalid international domain name")),
-    ("https://ex%20ample.com/x", Err("invalid international domain name")),
-    ("https://\u{200B}example.com/x", Ok("https://example.com/x")),
-    ("https://ＥＸＡＭＰＬＥ.com/x", Ok("https://example.com/x")),
-    ("https://b%C3%BCcher.de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://b%FCcher.de/x", Err("invalid international domain name")),
-    ("https://０x7f.1/x", Ok("https://127.0.0.1/x")),
-    ("https://１２７.０.０.１/x", Ok("https://127.0.0.1/x")),
-    ("https://a／b.com/x", Err("invalid international domain name")),
-    ("https://℀.com/x", Err("invalid international domain name")),
-    ("https://bücher.de:8080/x", Ok("https://xn--bcher-kva.de:8080/x")),
-    ("https://user:pw@bücher.de/x", Ok("https://user:pw@xn--bcher-kva.de/x")),
-    ("https://xn--e28h.com/x", Ok("https://xn--e28h.com/x")),
-    ("https://xn--i-7iq.ws/x", Ok("https://xn--i-7iq.ws/x")),
-    ("https://-ü.com/x", Ok("https://xn----eha.com/x")),
-    ("https://ü-.com/x", Ok("https://xn----dha.com/x")),
-    ("https://ab--ü.com/x", Ok("https://xn--ab---3ra.com/x")),
-    ("https://a..ü/x", Ok("https://a..xn--tda/x")),
-    ("https://xn--ASCII-/x", Err("invalid international domain name")),
-    ("https://xn--unicode-.org/x", Err("invalid international domain name")),
-    ("https://Ⅻ.com/x", Ok("https://xii.com/x")),
-    ("https://ｂücher.de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://mañana.com/x", Ok("https://xn--maana-pta.com/x")),
-    ("https://مثال.إختبار/x", Ok("https://xn--mgbh0fb.xn--kgbechtv/x")),
-    ("https://пример.рф/x", Ok("https://xn--e1afmkfd.xn--p1ai/x")),
-    ("https://ПРИМЕР.РФ/x", Ok("https://xn--e1afmkfd.xn--p1ai/x")),
-    ("https://例子.测试/x", Ok("https://xn--fsqu00a.xn--0zwm56d/x")),
-    (
-        "https://उद\u{93E}हरण.पर\u{940}क\u{94D}ष\u{93E}/x",
-        Ok("https://xn--p1b6ci4b4b3a.xn--11b5bs3a9aj6g/x"),
-    ),
-    ("https://실례.테스트/x", Ok("https://xn--9n2bp8q.xn--9t4b11yi5a/x")),
-    ("https://ελληνικά.gr/x", Ok("https://xn--hxargifdar.gr/x")),
-    ("https://עברית.il/x", Ok("https://xn--5dbqzzl.il/x")),
-    ("https://a\u{200C}b/x", Err("invalid international domain name")),
-    ("https://न\u{94D}\u{200D}क.in/x", Ok("https://xn--11b1b1gu62h.in/x")),
-    ("https://نامه\u{200C}ای.ir/x", Ok("https://xn--mgba3gch31f060k.ir/x")),
-    ("https://a\u{300}.com/x", Ok("https://xn--0ca.com/x")),
-    ("https://\u{300}a.com/x", Err("invalid international domain name")),
-    ("https://1.ü/x", Ok("https://1.xn--tda/x")),
-    ("https://ü.1/x", Err("invalid IPv4 address")),
-    ("https://ü.123/x", Err("invalid IPv4 address")),
-    ("https://ü:99999/x", Err("invalid port number")),
-    ("https://ü%2Fx.com/x", Err("invalid international domain name")),
-    ("https://ü%41.com/x", Ok("https://xn--a-dha.com/x")),
-    ("https://ü\u{AD}.com/x", Ok("https://xn--tda.com/x")),
-    ("https://.ü./x", Ok("https://.xn--tda./x")),
-    (
-        "https://üüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüüü.com/x",
-        Ok("https://xn--tdaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com/x"),
-    ),
-    ("http://bücher.de", Ok("http://xn--bcher-kva.de/")),
-    ("file://bücher.de/x", Ok("file://xn--bcher-kva.de/x")),
-    ("FILE:\\\\bücher.de\\x", Ok("file://xn--bcher-kva.de/x")),
-    ("https:\\\\bücher.de\\x", Ok("https://xn--bcher-kva.de/x")),
-    ("http:bücher.de/x", Ok("http://xn--bcher-kva.de/x")),
-    ("ftp://a@b@ü.de/", Ok("ftp://a%40b@xn--tda.de/")),
-    ("ws://Ü.com:8080/p?q#f", Ok("ws://xn--tda.com:8080/p?q#f")),
-    ("wss://ü.com:443/", Ok("wss://xn--tda.com/")),
-    ("foo://bücher.de/x", Ok("foo://b%C3%BCcher.de/x")),
-    ("foo://xn--a/x", Ok("foo://xn--a/x")),
-    ("https://bücher.de\t/x\n", Ok("https://xn--bcher-kva.de/x")),
-    (" https://bücher.de ", Ok("https://xn--bcher-kva.de/")),
-    ("https://[::1]/ü", Ok("https://[::1]/%C3%BC")),
-    (
-        "https://user:ü@ü.de/ü?ü#ü",
-        Ok("https://user:%C3%BC@xn--tda.de/%C3%BC?%C3%BC#%C3%BC"),
-    ),
-    ("https://xn--a.com:99999/", Err("invalid international domain name")),
-    ("https://xn--bcher-kva。de/x", Ok("https://xn--bcher-kva.de/x")),
-    ("https://XN--BCHER-KVA．DE/x", Ok("https://xn--bcher-kva.de/x")),
-];
-
-/// Where this port differs natively: (URL, reference, this port). A host that IDNA maps
-/// to nothing is "invalid international domain name", not "empty host". The `idna` 0.5
-/// line has Unicode 13's tables (the reference: Unicode 15.1's): later emoji are refused,
-/// U+1E9E (ẞ) maps to "ss", some CJK compatibility ideographs are refused.
-const KNOWN_DIFFERENCES: &[(&str, Expected, Expected)] = &[
-    (
-        "https://\u{200B}/x",
-        Err("empty host"),
-        Err("invalid international domain name"),
-    ),
-    (
-        "https://🫠.com/x",
-        Ok("https://xn--129h.com/x"),
-        Err("invalid international domain name"),
-    ),
-    (
-        "https://\u{1FA77}.com/x",
-        Ok("https://xn--1z9h.com/x"),
-        Err("invalid international domain name"),
-    ),
-    (
-        "https://FAẞ.de/x",
-        Ok("https://xn--fa-hia.de/x"),
-        Ok("https://fass.de/x"),
-    ),
-    (
-        "https://陋㛼.com/x",
-        Ok("https://xn--snl932y.com/x"),
-        Err("invalid international domain name"),
-    ),
-];
+/// The (URL, result) cases of one list of the corpus; `place` picks a known
+/// difference's result there instead of the reference's.
+fn cases(list: &str, place: Option<&str>) -> Vec<(String, Expected)> {
+    let result = |case: &Value| match (case["expected"].as_str(), case["error"].as_str()) {
+        (Some(url), None) => Ok(url.to_owned()),
+        (None, Some(reason)) => Err(format!("Input should be a valid URL, {reason}")),
+        _ => panic!("a case has one of `expected` and `error`: {case}"),
+    };
+    let corpus = corpus();
+    let list = corpus[list].as_array().expect("a list of cases");
+    assert!(!list.is_empty());
+    list.iter()
+        .map(|case| {
+            let url = case["url"].as_str().expect("a URL").to_owned();
+            let here = place.map(|place| &case["differs"][place]).filter(|v| !v.is_null());
+            (url, result(here.unwrap_or(case)))
+        })
+        .collect()
+}
 
 /// The IDNA step is process-wide: the tests take turns.
 fn serial() -> MutexGuard<'static, ()> {
@@ -285,7 +50,7 @@ fn normalized(url: &str) -> Result<String, String> {
     normalize_url(url).map_err(|e| e.to_string())
 }
 
-fn expected(e: Expected) -> Result<String, String> {
+fn expected(e: Result<&str, &str>) -> Expected {
     e.map(str::to_owned)
         .map_err(|reason| format!("Input should be a valid URL, {reason}"))
 }
@@ -339,30 +104,28 @@ fn stored(url: &str) -> Result<String, String> {
 #[test]
 fn observed_urls_as_the_reference_stores_them() {
     let _serial = serial();
-    for &(url, want) in OBSERVED {
-        assert_eq!(reduced(url), expected(want), "append_event with {url:?}");
-        assert_eq!(stored(url), expected(want), "stored message with {url:?}");
+    for (url, want) in cases("observed", None) {
+        assert_eq!(reduced(&url), want, "append_event with {url:?}");
+        assert_eq!(stored(&url), want, "stored message with {url:?}");
     }
 }
 
 #[test]
 fn checked_hosts_as_the_reference_normalises_them() {
     let _serial = serial();
-    for &(url, want) in CHECKED {
-        assert_eq!(normalized(url), expected(want), "{url:?}");
+    for (url, want) in cases("checked", None) {
+        assert_eq!(normalized(&url), want, "{url:?}");
     }
 }
 
 #[test]
 fn known_differences_stay_known() {
     let _serial = serial();
-    for &(url, reference, ours) in KNOWN_DIFFERENCES {
+    let reference = cases("known_differences", None);
+    let native = cases("known_differences", Some("native"));
+    for ((url, reference), (_, ours)) in reference.into_iter().zip(native) {
         assert_ne!(reference, ours, "{url:?}");
-        assert_eq!(
-            normalized(url),
-            expected(ours),
-            "{url:?} (the reference: {reference:?})"
-        );
+        assert_eq!(normalized(&url), ours, "{url:?} (the reference: {reference:?})");
     }
 }
 
@@ -408,4 +171,27 @@ fn the_idna_step_can_be_replaced() {
         normalized("https://bücher.de/x"),
         Ok("https://xn--bcher-kva.de/x".to_owned())
     );
+}
+
+/// Issue 19's findings, with the reference's results: Chromium accepts `xn--a.com`
+/// (its label decodes to U+0080, a control character), node 20 and `idna` 0.5 map
+/// U+1E9E (ẞ) to "ss" where Unicode 15.1 maps it to ß.
+#[test]
+fn a_control_in_a_punycode_label_is_refused_and_capital_sharp_s_is_sharp_s() {
+    let _serial = serial();
+    assert_eq!(
+        normalized("https://xn--a.com/"),
+        expected(Err("invalid international domain name"))
+    );
+    assert_eq!(normalized("https://ẞ.de/x"), expected(Ok("https://xn--zca.de/x")));
+    assert_eq!(normalized("https://FAẞ.de/x"), expected(Ok("https://xn--fa-hia.de/x")));
+    // and both are in the corpus with these results
+    let checked = cases("checked", None);
+    for (url, want) in [
+        ("https://xn--a.com/x", Err("invalid international domain name")),
+        ("https://ẞ.de/x", Ok("https://xn--zca.de/x")),
+        ("https://FAẞ.de/x", Ok("https://xn--fa-hia.de/x")),
+    ] {
+        assert!(checked.contains(&(url.to_owned(), expected(want))), "{url:?}");
+    }
 }

@@ -153,7 +153,7 @@ extern "C" {
     #[wasm_bindgen(constructor, js_class = "URL", catch)]
     fn new(url: &str) -> Result<Url, JsValue>;
     #[wasm_bindgen(method, getter, js_class = "URL")]
-    fn href(this: &Url) -> String;
+    fn hostname(this: &Url) -> String;
 
     // Every host call that can throw is imported with `catch`: a JS exception must never
     // unwind through wasm (it would leave a borrow held and leak the shadow stack).
@@ -172,10 +172,15 @@ extern "C" {
     fn to_iso_string(this: &JsDate) -> Result<String, JsValue>;
 }
 
-/// `new URL(url).href`: the host's WHATWG URL parser, which has the IDNA tables the core
-/// lacks, puts the host in ASCII. `None` when it throws (or `URL` is missing).
-fn js_url_host_to_ascii(url: &str) -> Option<String> {
-    Url::new(url).ok().map(|url| url.href())
+/// A domain put in ASCII by the host's WHATWG URL parser, which has the IDNA tables the
+/// core lacks: the `hostname` of `https://{domain}.a/`, without its `.a` (so that a
+/// domain that ends in a number, e.g. `ü.1`, is converted and then refused by the `url`
+/// crate as an invalid IPv4 address, as the reference refuses it). The domain has no
+/// forbidden domain code point in ASCII (`crate::source::url_host_to_ascii` checks), so
+/// it is all host in that URL. `None` when the parser throws (or `URL` is missing).
+fn js_domain_to_ascii(domain: &str) -> Option<String> {
+    let host = Url::new(&format!("https://{domain}.a/")).ok()?.hostname();
+    host.strip_suffix(".a").map(str::to_owned)
 }
 
 /// Installs the JS clock and pooled randomness as the default factories when the module
@@ -186,7 +191,9 @@ fn start() {
     factory::set_id_factory(Some(Arc::new(random_id)));
     // and the host's `URL` parser for IDNA: the core has no Unicode tables for it (see
     // `factory::set_url_host_to_ascii`)
-    factory::set_url_host_to_ascii(Some(Arc::new(js_url_host_to_ascii)));
+    factory::set_url_host_to_ascii(Some(Arc::new(|url: &str| {
+        crate::source::url_host_to_ascii(url, &js_domain_to_ascii)
+    })));
 }
 
 /// Replaces the id factory: `fn` returns a fresh id string; `null` restores the default
