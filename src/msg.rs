@@ -545,8 +545,16 @@ impl Msg {
         if let Some(room) = room {
             limits::check(total, bytes, room, "the session", "max_session_bytes")?;
         }
-        if pushes == 1 {
-            limits::check(0, bytes, l.max_block_bytes, "the new block", "max_block_bytes")?;
+        match event {
+            // each result is a block of its own
+            AgentEvent::ExternalExecutionResult(e) if pushes > 1 => {
+                for result in &e.execution_results {
+                    let size = limits::json_len(result);
+                    limits::check(0, size, l.max_block_bytes, "a new block", "max_block_bytes")?;
+                }
+            }
+            _ if pushes > 0 => limits::check(0, bytes, l.max_block_bytes, "the new block", "max_block_bytes")?,
+            _ => {}
         }
         let (newest, blocks) = (matching.newest(BlockKind::ToolCall), matching.newest(BlockKind::Text));
         let target = match event {

@@ -183,3 +183,29 @@ fn a_session_passes_its_caps_to_each_message_and_caps_their_sum() {
     let restored = Session::restore(&session.checkpoint()).expect("restores");
     assert_eq!(restored.options().max_session_bytes, 2 * s + 14);
 }
+
+#[test]
+fn each_result_of_an_external_execution_is_a_block_under_the_cap() {
+    let result = |id: &str, output: &str| {
+        format!(r#"{{"type":"tool_result","id":"{id}","name":"f","output":"{output}","state":"success"}}"#)
+    };
+    let event = |results: &[String]| {
+        AgentEvent::from_json(&format!(
+            r#"{{"type":"EXTERNAL_EXECUTION_RESULT","reply_id":"r","execution_results":[{}]}}"#,
+            results.join(",")
+        ))
+        .expect("an event")
+    };
+    let mut m = msg(Limits {
+        max_block_bytes: 300,
+        ..Limits::default()
+    });
+    // two results of ~250 bytes each: 500 for the event, each block under 300
+    let (a, b) = (result("a", &"x".repeat(150)), result("b", &"y".repeat(150)));
+    apply(&mut m, &event(&[a, b])).unwrap();
+    assert_eq!(m.content().len(), 2);
+    // one of them past the cap: nothing is added
+    let (c, d) = (result("c", "z"), result("d", &"w".repeat(300)));
+    assert_eq!(apply(&mut m, &event(&[c, d])), Err("limit_exceeded"));
+    assert_eq!(m.content().len(), 2);
+}
