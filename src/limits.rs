@@ -23,8 +23,8 @@ pub struct Limits {
     /// What one block takes in: its size when the message was made (its wire JSON) plus
     /// every payload applied to it. Default [`DEFAULT_MAX_BLOCK_BYTES`].
     pub max_block_bytes: usize,
-    /// What the whole message takes in: its content's wire JSON when it was made plus
-    /// every event applied since (a delta its payload, any other event its wire JSON).
+    /// What the whole message takes in: its wire JSON when it was made plus every event
+    /// applied since (a delta its payload, any other event its wire JSON).
     /// Default [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_message_bytes: usize,
     /// The number of content blocks. Default [`DEFAULT_MAX_BLOCKS`].

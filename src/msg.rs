@@ -221,6 +221,8 @@ pub(crate) struct Admitted {
     bytes: usize,
     target: Option<usize>,
     len_before: usize,
+    /// the tool calls a confirmation gives suggested rules, and their size
+    rules: Vec<(usize, usize)>,
 }
 
 /// First and last index of each `(type, id)`, over `content[..indexed]`; extended lazily.
@@ -492,23 +494,22 @@ impl Msg {
         self
     }
 
-    /// What the message took in, in bytes: its content's wire JSON when it was made (or
-    /// last changed through [`Msg::content_mut`]) plus every event applied since (a
-    /// delta its payload, any other event its wire JSON). [`Limits::max_message_bytes`]
+    /// What the message took in, in bytes: its wire JSON when it was made (or when its
+    /// content last changed through [`Msg::content_mut`]) plus every event applied since
+    /// (a delta its payload, any other event its wire JSON). [`Limits::max_message_bytes`]
     /// caps it.
     pub fn taken_bytes(&mut self) -> usize {
         self.sizes().total
     }
 
     fn sizes(&mut self) -> &mut Sizes {
-        let content = &self.content;
-        self.sizes.get_or_insert_with(|| {
-            let blocks = limits::block_sizes(content);
-            Sizes {
-                total: blocks.iter().sum(),
-                blocks,
-            }
-        })
+        if self.sizes.is_none() {
+            // the whole message: its name, id and metadata count too
+            let total = limits::json_len(&*self);
+            let blocks = limits::block_sizes(&self.content);
+            self.sizes = Some(Sizes { total, blocks });
+        }
+        self.sizes.get_or_insert_with(Sizes::default)
     }
 
     /// Checks `event` against the caps before it is applied (`limit_exceeded`, nothing
@@ -565,8 +566,21 @@ impl Msg {
             AgentEvent::ToolCallDelta(e) => self.find_block_at(BlockKind::ToolCall, &e.tool_call_id, newest),
             AgentEvent::ToolResultTextDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
             AgentEvent::ToolResultDataDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
+            AgentEvent::ToolResultEnd(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
             _ => None,
         };
+        // the calls a confirmation asks about take its suggested rules in
+        let mut rules = Vec::new();
+        if let AgentEvent::RequireUserConfirm(e) = event {
+            for tc in &e.tool_calls {
+                if let Some(j) = self.find_block_at(BlockKind::ToolCall, &tc.id, newest) {
+                    let size = limits::json_len(&tc.suggested_rules);
+                    let have = self.sizes().blocks.get(j).copied().unwrap_or(0);
+                    limits::check(have, size, l.max_block_bytes, "the tool call", "max_block_bytes")?;
+                    rules.push((j, size));
+                }
+            }
+        }
         if let Some(i) = target {
             let have = self.sizes().blocks.get(i).copied().unwrap_or(0);
             limits::check(have, bytes, l.max_block_bytes, "the block", "max_block_bytes")?;
@@ -589,6 +603,7 @@ impl Msg {
             bytes,
             target,
             len_before,
+            rules,
         })
     }
 
@@ -601,6 +616,11 @@ impl Msg {
             0 => {
                 if let Some(size) = admitted.target.and_then(|i| sizes.blocks.get_mut(i)) {
                     *size = size.saturating_add(admitted.bytes);
+                }
+                for (j, added) in admitted.rules {
+                    if let Some(size) = sizes.blocks.get_mut(j) {
+                        *size = size.saturating_add(added);
+                    }
                 }
             }
             1 => sizes.blocks.push(admitted.bytes),

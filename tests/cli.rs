@@ -219,10 +219,11 @@ fn the_caps_are_flags() {
 "#;
     for (flag, value, option) in [
         ("--max-delta-bytes", "4", "max_delta_bytes"),
-        // the start takes in its wire JSON (154 bytes, with the id and time made for it)
+        // the start takes in its wire JSON (154 bytes, with the id and time made for it);
+        // the message, its own wire JSON when REPLY_START opens it (208 bytes)
         ("--max-block-bytes", "157", "max_block_bytes"),
-        ("--max-message-bytes", "157", "max_message_bytes"),
-        ("--max-session-bytes", "157", "max_session_bytes"),
+        ("--max-message-bytes", "365", "max_message_bytes"),
+        ("--max-session-bytes", "365", "max_session_bytes"),
     ] {
         let out = cli(&["replay", flag, value], Some(stream.as_bytes()));
         assert_eq!(out.status.code(), Some(1), "{flag}");

@@ -99,15 +99,18 @@ fn a_block_past_max_block_bytes_is_refused_and_the_others_still_grow() {
 #[test]
 fn a_message_past_max_message_bytes_or_max_blocks_is_refused() {
     let s = start_len();
+    // the message itself counts its wire JSON when made
+    let base = msg(Limits::default()).to_json().len();
     let mut m = msg(Limits {
-        max_message_bytes: 2 * s + 5,
+        max_message_bytes: base + 2 * s + 5,
         ..Limits::default()
     });
+    assert_eq!(m.taken_bytes(), base);
     apply(&mut m, &start("a")).unwrap();
     apply(&mut m, &start("b")).unwrap();
     apply(&mut m, &delta("a", "012")).unwrap();
     apply(&mut m, &delta("b", "34")).unwrap();
-    assert_eq!(m.taken_bytes(), 2 * s + 5);
+    assert_eq!(m.taken_bytes(), base + 2 * s + 5);
     assert_eq!(apply(&mut m, &delta("b", "5")), Err("limit_exceeded"));
     // a skipped event (a block never started) takes nothing in
     let mut m = msg(Limits {
@@ -116,7 +119,7 @@ fn a_message_past_max_message_bytes_or_max_blocks_is_refused() {
     });
     apply(&mut m, &start("a")).unwrap();
     apply(&mut m, &delta("zz", "lost")).unwrap();
-    assert_eq!(m.taken_bytes(), s);
+    assert_eq!(m.taken_bytes(), base + s);
     apply(&mut m, &start("b")).unwrap();
     assert_eq!(apply(&mut m, &start("c")), Err("limit_exceeded"));
     assert_eq!(m.content().len(), 2);
@@ -133,7 +136,8 @@ fn a_message_counts_the_content_it_was_made_with() {
     let json = r#"{"name":"a","role":"assistant","id":"r","content":[{"type":"text","text":"0123456789","id":"t","created_at":"T"}]}"#;
     let mut m = Msg::from_json(json).expect("valid");
     let block = r#"{"type":"text","text":"0123456789","id":"t","created_at":"T","finished_at":null}"#;
-    assert_eq!(m.taken_bytes(), block.len());
+    assert_eq!(m.taken_bytes(), m.to_json().len());
+    assert!(m.to_json().contains(block));
     m.set_limits(Limits {
         max_block_bytes: block.len() + 3,
         ..Limits::default()
@@ -142,13 +146,19 @@ fn a_message_counts_the_content_it_was_made_with() {
     assert_eq!(apply(&mut m, &delta("t", "d")), Err("limit_exceeded"));
     // content_mut recounts
     m.content_mut().clear();
-    assert_eq!(m.taken_bytes(), 0);
+    assert_eq!(m.taken_bytes(), m.to_json().len());
 }
 
 #[test]
 fn a_session_passes_its_caps_to_each_message_and_caps_their_sum() {
-    // the starts here name replies "r1", "r2": one byte longer than start_len()
+    // the starts here name replies "r1", "r2": one byte longer than start_len(); each
+    // message counts its own wire JSON when REPLY_START opens it
     let s = start_len() + 1;
+    let options = MsgOptions {
+        id: Some("r1".into()),
+        ..MsgOptions::default()
+    };
+    let mb = assistant_msg("a", vec![], options).expect("valid").to_json().len();
     let stream = |reply: &str, text: &str| {
         [
             format!(r#"{{"type":"REPLY_START","session_id":"s","reply_id":"{reply}","name":"a"}}"#),
@@ -160,7 +170,7 @@ fn a_session_passes_its_caps_to_each_message_and_caps_their_sum() {
     };
     let mut session = Session::new(SessionOptions {
         max_delta_bytes: 8,
-        max_session_bytes: 2 * s + 14,
+        max_session_bytes: 2 * mb + 2 * s + 14,
         ..SessionOptions::default()
     });
     session
@@ -171,17 +181,19 @@ fn a_session_passes_its_caps_to_each_message_and_caps_their_sum() {
         .expect_err("a delta of 9");
     assert_eq!((err.code(), err.index), ("limit_exceeded", 6));
     assert!(err.to_string().contains("max_delta_bytes"), "{err}");
-    // r2 holds its start (s bytes): 6 bytes of the session are left
-    assert_eq!(session.taken_bytes(), 2 * s + 8);
+    // r2 holds its message and its start: 6 bytes of the session are left, too few for
+    // a third message, which its REPLY_START does not open
+    assert_eq!(session.taken_bytes(), 2 * mb + 2 * s + 8);
     let err = session
         .feed(stream("r3", "0").as_bytes())
         .expect_err("the session is full");
+    assert_eq!(err.index, 7);
     assert!(err.to_string().contains("max_session_bytes"), "{err}");
-    assert_eq!(session.len(), 3);
-    assert_eq!(session.taken_bytes(), 2 * s + 8);
+    assert_eq!(session.len(), 2);
+    assert_eq!(session.taken_bytes(), 2 * mb + 2 * s + 8);
     // the options are kept by a checkpoint
     let restored = Session::restore(&session.checkpoint()).expect("restores");
-    assert_eq!(restored.options().max_session_bytes, 2 * s + 14);
+    assert_eq!(restored.options().max_session_bytes, 2 * mb + 2 * s + 14);
 }
 
 #[test]
@@ -208,4 +220,83 @@ fn each_result_of_an_external_execution_is_a_block_under_the_cap() {
     let (c, d) = (result("c", "z"), result("d", &"w".repeat(300)));
     assert_eq!(apply(&mut m, &event(&[c, d])), Err("limit_exceeded"));
     assert_eq!(m.content().len(), 2);
+}
+
+#[test]
+fn what_no_block_holds_counts_too_reply_starts_unstarted_calls_rules_and_metadata() {
+    let start = |reply: &str, name: &str| {
+        format!(r#"{{"type":"REPLY_START","session_id":"s","reply_id":"{reply}","name":"{name}"}}"#)
+    };
+    // a REPLY_START opens a message of its own wire JSON: a huge name is refused
+    let mut session = Session::new(SessionOptions {
+        max_message_bytes: 1000,
+        ..SessionOptions::default()
+    });
+    let err = session.apply_json(&start("r", &"n".repeat(1000))).expect_err("too big");
+    assert!(err.to_string().contains("max_message_bytes"), "{err}");
+    assert_eq!(session.len(), 0);
+    // asks about calls never started are held by the session, and counted
+    let ask = |i: usize| {
+        format!(
+            r#"{{"type":"REQUIRE_USER_CONFIRM","reply_id":"r","tool_calls":[{{"type":"tool_call","id":"c{i}","name":"f","input":"{}"}}]}}"#,
+            "i".repeat(1000)
+        )
+    };
+    let mut session = Session::new(SessionOptions {
+        max_session_bytes: 5000,
+        ..SessionOptions::default()
+    });
+    session.apply_json(&start("r", "a")).expect("a reply");
+    let mut refused = None;
+    for i in 0..10 {
+        if let Err(e) = session.apply_json(&ask(i)) {
+            refused = Some((i, e.code()));
+            break;
+        }
+    }
+    let (i, code) = refused.expect("the session fills up");
+    assert_eq!(code, "limit_exceeded");
+    assert_eq!(session.unstarted_calls().len(), i);
+    assert!(session.taken_bytes() <= 5000, "{}", session.taken_bytes());
+    // suggested rules and a tool result's metadata count in their block
+    let mut m = Msg::from_json(r#"{"name":"a","role":"assistant","id":"r","content":[]}"#).expect("valid");
+    m.set_limits(Limits {
+        max_block_bytes: 1000,
+        ..Limits::default()
+    });
+    apply(
+        &mut m,
+        &event(r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"f"}"#),
+    )
+    .unwrap();
+    let rules = format!(
+        r#"{{"type":"REQUIRE_USER_CONFIRM","reply_id":"r","tool_calls":[{{"type":"tool_call","id":"c","name":"f","input":"","suggested_rules":[{{"tool_name":"{}","rule_content":null,"behavior":"allow","source":"user"}}]}}]}}"#,
+        "t".repeat(1000)
+    );
+    assert_eq!(apply(&mut m, &event(&rules)), Err("limit_exceeded"));
+    apply(
+        &mut m,
+        &event(r#"{"type":"TOOL_RESULT_START","reply_id":"r","tool_call_id":"c","tool_call_name":"f"}"#),
+    )
+    .unwrap();
+    let end = format!(
+        r#"{{"type":"TOOL_RESULT_END","reply_id":"r","tool_call_id":"c","state":"success","metadata":{{"big":"{}"}}}}"#,
+        "x".repeat(1000)
+    );
+    assert_eq!(apply(&mut m, &event(&end)), Err("limit_exceeded"));
+}
+
+#[test]
+fn a_checkpoint_with_a_last_event_id_past_4096_bytes_is_refused() {
+    let checkpoint: serde_json::Value = serde_json::from_str(&Session::default().checkpoint()).expect("json");
+    let with = |id: String| {
+        let mut c = checkpoint.clone();
+        c["last_event_id"] = serde_json::Value::String(id);
+        Session::restore(&c.to_string())
+    };
+    assert!(with("7".repeat(4096)).is_ok());
+    assert_eq!(
+        with("7".repeat(4097)).map(|_| ()).map_err(|e| e.code()),
+        Err("invalid_checkpoint")
+    );
 }

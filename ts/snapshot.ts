@@ -12,10 +12,15 @@ export interface MessageChanges {
   changes: Change[];
 }
 
+/** Freezes `value` and everything in it; without recursion, so any depth is fine. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const child of Object.values(v)) stack.push(child);
+    }
   }
   return value;
 }

@@ -236,8 +236,10 @@ pub struct Session {
     taken: Option<usize>,
     /// the messages in the order they last changed (see `changed_messages`)
     recent: Recency,
-    /// asks about calls never started (see `unstarted_calls`)
+    /// asks about calls never started (see `unstarted_calls`), and what they hold in
+    /// bytes (their tool calls' wire JSON, counted in `taken_bytes`)
     unstarted: Vec<UnstartedCall>,
+    unstarted_bytes: usize,
 }
 
 impl Default for Session {
@@ -265,6 +267,7 @@ impl Session {
             taken: None,
             recent: Recency::default(),
             unstarted: Vec::new(),
+            unstarted_bytes: 0,
         }
     }
 
@@ -526,6 +529,14 @@ impl Session {
                     let mut msg =
                         assistant_msg(start.name.clone(), vec![], options).map_err(|e| self.error(meta.clone(), e))?;
                     msg.set_limits(self.options.limits());
+                    // the new message counts its wire JSON (its name and id) against the caps
+                    let size = msg.taken_bytes();
+                    let total = self.taken_bytes();
+                    let (l, max) = (self.options.limits(), self.options.max_session_bytes);
+                    crate::limits::check(0, size, l.max_message_bytes, "the new message", "max_message_bytes")
+                        .and_then(|()| crate::limits::check(total, size, max, "the session", "max_session_bytes"))
+                        .map_err(|e| self.error(meta.clone(), e))?;
+                    self.taken = Some(total.saturating_add(size));
                     self.by_reply.insert(reply_id.to_owned(), self.replies.len());
                     self.replies.push(Reply { msg, ended: false });
                 }
@@ -665,15 +676,31 @@ impl Session {
         };
         let reply_id = &self.replies[i].msg.id;
         let before = self.unstarted.len();
-        self.unstarted
-            .retain(|u| !(u.kind == kind && &u.reply_id == reply_id && answered.contains(&u.tool_call.id.as_str())));
+        let mut freed = 0;
+        self.unstarted.retain(|u| {
+            let gone = u.kind == kind && &u.reply_id == reply_id && answered.contains(&u.tool_call.id.as_str());
+            if gone {
+                freed += crate::limits::json_len(&u.tool_call);
+            }
+            !gone
+        });
         let mut changed = self.unstarted.len() != before;
+        self.count_unstarted(0, freed);
         for tc in asked {
             if self.replies[i]
                 .msg
                 .find_block_at(BlockKind::ToolCall, &tc.id, false)
                 .is_some()
             {
+                // the call exists now: the ask was applied to it
+                let reply_id = &self.replies[i].msg.id;
+                if let Some(at) = (self.unstarted.iter())
+                    .position(|u| u.kind == kind && &u.reply_id == reply_id && u.tool_call.id == tc.id)
+                {
+                    let gone = self.unstarted.remove(at);
+                    self.count_unstarted(0, crate::limits::json_len(&gone.tool_call));
+                    changed = true;
+                }
                 continue;
             }
             let mut tool_call = tc.clone();
@@ -688,15 +715,29 @@ impl Session {
                 kind: if kind == "confirm" { "confirm" } else { "external" },
                 tool_call,
             };
-            match (self.unstarted.iter_mut())
-                .find(|u| u.kind == kind && u.reply_id == unstarted.reply_id && u.tool_call.id == tc.id)
-            {
-                Some(same) => *same = unstarted,
-                None => self.unstarted.push(unstarted),
-            }
+            let size = crate::limits::json_len(&unstarted.tool_call);
+            let same = (self.unstarted.iter_mut())
+                .find(|u| u.kind == kind && u.reply_id == unstarted.reply_id && u.tool_call.id == tc.id);
+            let replaced = match same {
+                Some(same) => crate::limits::json_len(&std::mem::replace(same, unstarted).tool_call),
+                None => {
+                    self.unstarted.push(unstarted);
+                    0
+                }
+            };
+            self.count_unstarted(size, replaced);
             changed = true;
         }
         changed
+    }
+
+    /// Counts `added` bytes of unstarted calls in, `removed` out (the ask was checked
+    /// against the caps as the event it came in).
+    fn count_unstarted(&mut self, added: usize, removed: usize) {
+        self.unstarted_bytes = self.unstarted_bytes.saturating_add(added).saturating_sub(removed);
+        if let Some(taken) = self.taken {
+            self.taken = Some(taken.saturating_add(added).saturating_sub(removed));
+        }
     }
 
     /// The tool calls asked about (`REQUIRE_USER_CONFIRM`, `REQUIRE_EXTERNAL_EXECUTION`)
@@ -755,13 +796,14 @@ impl Session {
         self.replies.get(i).map(|r| &r.msg)
     }
 
-    /// What the session's messages took in together ([`Msg::taken_bytes`] summed), which
+    /// What the session's messages took in together ([`Msg::taken_bytes`] summed, and the
+    /// tool calls of [`Session::unstarted_calls`]), which
     /// [`SessionOptions::max_session_bytes`] caps.
     pub fn taken_bytes(&mut self) -> usize {
         if let Some(taken) = self.taken {
             return taken;
         }
-        let taken = self.replies.iter_mut().map(|r| r.msg.taken_bytes()).sum();
+        let taken = self.replies.iter_mut().map(|r| r.msg.taken_bytes()).sum::<usize>() + self.unstarted_bytes;
         self.taken = Some(taken);
         taken
     }
@@ -857,6 +899,16 @@ impl Session {
             && id.contains(['\r', '\n', '\0'])
         {
             return Err(bad(format!("last_event_id {id:?} holds a line end or NUL")));
+        }
+        // nor is it longer than the framer keeps (it is copied onto every event after it)
+        if let Some(id) = &c.last_event_id
+            && id.len() > framing::MAX_SSE_ID_BYTES
+        {
+            let max = framing::MAX_SSE_ID_BYTES;
+            return Err(bad(format!(
+                "last_event_id of {} bytes, past the {max} an SSE id may have",
+                id.len()
+            )));
         }
         let mut session = Session::new(c.options);
         for raw in c.messages {

@@ -298,6 +298,8 @@ export declare function pendingActions(source: SessionSnapshot | readonly MsgJSO
  * - A number is shown once a character after it is seen (`{"n": 12` reads as `{}`, as
  *   the next character may be a digit; `{"n": 12,` or `{"n": 12}` as `{n: 12}`), and
  *   `true`, `false`, `null` once complete (`{"overwrite": tru` → `{}`).
+ * - A key given twice: the view follows the occurrence read so far (`JSON.parse` keeps
+ *   the last), so the rules above hold for objects without repeated keys.
  * - The complete text reads exactly as `JSON.parse` reads it. A bare number as the whole
  *   text (`12`) reads as that number: the rule above is kept for objects and arrays,
  *   which tool arguments are.

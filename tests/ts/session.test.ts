@@ -583,21 +583,28 @@ test("caps: session options pass to each message; Msg.setLimits; each refusal ch
   const open = (reply: string) => `{"id":"e","created_at":"T","type":"TEXT_BLOCK_START","reply_id":"${reply}","block_id":"t"}\n`;
   const delta = (reply: string, text: string) => `{"type":"TEXT_BLOCK_DELTA","reply_id":"${reply}","block_id":"t","delta":"${text}"}\n`;
   const session = new Session({ maxDeltaBytes: 3, maxBlocks: 1 });
-  session.feed(start("r") + open("r") + delta("r", "abc"));
+  session.feed(start("r"));
+  // a message counts its own wire JSON when opened
+  const opened = session.takenBytes;
+  assert.equal(opened, JSON.stringify(session.get("r")).length);
+  session.feed(open("r") + delta("r", "abc"));
   assert.throws(() => session.feed(delta("r", "abcd")), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded" && /max_delta_bytes/.test(e.message));
   assert.throws(() => session.feed(open("r").replace('"t"', '"u"')), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded" && /max_blocks/.test(e.message));
   const msg = session.get("r")!;
   assert.deepEqual(msg.content.map((b) => b.type === "text" && b.text), ["abc"]);
   // the start takes in its wire JSON, each delta its payload
   const startLength = `{"id":"e","created_at":"T","metadata":{},"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}`.length;
-  assert.equal(session.takenBytes, startLength + 3);
+  assert.equal(session.takenBytes, opened + startLength + 3);
   // a message of its own
-  const own = Msg.fromJSON('{"name":"a","role":"assistant","id":"m","content":[]}').setLimits({ maxMessageBytes: startLength + 2 });
-  assert.deepEqual(own.limits, { maxDeltaBytes: 64 * 2 ** 20, maxBlockBytes: 256 * 2 ** 20, maxMessageBytes: startLength + 2, maxBlocks: 100_000 });
+  const own = Msg.fromJSON('{"name":"a","role":"assistant","id":"m","content":[]}');
+  const made = own.takenBytes;
+  assert.equal(made, own.toJSONString().length);
+  own.setLimits({ maxMessageBytes: made + startLength + 2 });
+  assert.deepEqual(own.limits, { maxDeltaBytes: 64 * 2 ** 20, maxBlockBytes: 256 * 2 ** 20, maxMessageBytes: made + startLength + 2, maxBlocks: 100_000 });
   own.appendEvent(open("m"));
   assert.throws(() => own.appendEvent(delta("m", "abc")), (e: unknown) => e instanceof MsgError && e.code === "limit_exceeded");
   own.appendEvent(delta("m", "ab"));
-  assert.equal(own.takenBytes, startLength + 2);
+  assert.equal(own.takenBytes, made + startLength + 2);
   const block = own.toJSON().content[0]!;
   assert.equal(block.type === "text" ? block.text : block.type, "ab");
   for (const bad of [{ maxBlocks: -1 }, { maxBlocks: 1.5 }, { maxBlocks: 2 ** 32 }, { maxBlocks: "1" }, { nope: 1 }]) {

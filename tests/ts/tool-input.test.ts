@@ -227,3 +227,19 @@ test("parseToolInput: mutated arguments never throw, and what JSON.parse reads r
   }
   assert.ok(parsed > 1000, `${parsed} mutated texts were still JSON`);
 });
+
+test("deep nesting never throws (the view is frozen without recursion)", () => {
+  // 100,000 open brackets: JSON.parse would take the closed text; the view of the prefix
+  // is 100,000 nested arrays (or the object holding them), frozen
+  let view = parseToolInput("[".repeat(100_000)) as unknown[];
+  let depth = 0;
+  while (Array.isArray(view) && view.length <= 1) {
+    assert.ok(Object.isFrozen(view));
+    depth++;
+    if (view.length === 0) break;
+    view = view[0] as unknown[];
+  }
+  assert.equal(depth, 100_000);
+  const object = parseToolInput(`{"a":${"[".repeat(100_000)}`) as { a: unknown[] };
+  assert.ok(Array.isArray(object.a) && Object.isFrozen(object.a));
+});
