@@ -298,4 +298,28 @@ mod frame_limit {
             .expect("kept");
         assert_eq!(session.last_event_id(), Some(fits.as_str()));
     }
+
+    #[test]
+    fn a_refused_sse_id_comes_after_the_frames_before_it_whatever_the_chunks() {
+        let stream = format!("id: a\ndata: {START}\n\nid: {}\ndata: {OPEN}\n\n", "7".repeat(5000));
+        let errors = |chunk: usize| {
+            let mut session = Session::new(SessionOptions::default());
+            let mut seen = Vec::new();
+            for piece in stream.as_bytes().chunks(chunk) {
+                let mut result = session.feed(piece);
+                while let Err(e) = result {
+                    seen.push((e.code(), e.index));
+                    result = session.feed(b"");
+                }
+            }
+            session.end().expect("the end");
+            (seen, session.len(), session.last_event_id().map(str::to_owned))
+        };
+        // the START is event 1, the refused id line event 2, the OPEN event 3
+        let whole = errors(stream.len());
+        assert_eq!(whole, (vec![("limit_exceeded", 2)], 1, Some("a".to_owned())));
+        for chunk in [1, 7, 4096] {
+            assert_eq!(errors(chunk), whole, "in {chunk}-byte chunks");
+        }
+    }
 }

@@ -145,14 +145,12 @@ impl Framer {
         self.ended = true;
         match self.framing {
             Some(Framing::Sse) => {
+                // complete a last line and frame that lack their line end / blank line
+                self.feed_sse(b"\n\n");
                 if let Some(sse) = &mut self.sse {
-                    // complete a last line and frame that lack their line end / blank line
-                    let queue = &mut self.queue;
-                    self.ids
-                        .filter(b"\n\n", |bytes| sse.feed(bytes), || queue.push_back(Err(id_too_long())));
                     sse.finish();
+                    drain_sse(sse, &mut self.queue, self.max_frame, &mut self.sse_overflows);
                 }
-                self.drain_sse();
             }
             Some(Framing::JsonLines) => self.lines.end(&mut self.queue),
             Some(Framing::JsonArray) => self.array.end(&mut self.queue),
@@ -256,12 +254,7 @@ impl Framer {
                     self.max_frame
                 };
                 for piece in chunk.chunks(piece.max(1)) {
-                    if let Some(sse) = &mut self.sse {
-                        let queue = &mut self.queue;
-                        self.ids
-                            .filter(piece, |bytes| sse.feed(bytes), || queue.push_back(Err(id_too_long())));
-                    }
-                    self.drain_sse();
+                    self.feed_sse(piece);
                 }
             }
             Some(Framing::JsonLines) => self.lines.feed(chunk, &mut self.queue),
@@ -270,28 +263,48 @@ impl Framer {
         }
     }
 
-    fn drain_sse(&mut self) {
+    /// Feeds SSE bytes through the id guard to the parser, queueing each frame as soon as
+    /// it is complete, so that a refused `id:` line comes after the frames before it
+    /// whatever the chunks.
+    fn feed_sse(&mut self, bytes: &[u8]) {
         let Some(sse) = &mut self.sse else { return };
-        // an oversized block was dropped by the parser (it never held it whole)
-        if sse.overflows() > self.sse_overflows {
-            self.sse_overflows = sse.overflows();
-            self.queue.push_back(Err(too_long(self.max_frame)));
+        let max_frame = self.max_frame;
+        let state = std::cell::RefCell::new((sse, &mut self.queue, &mut self.sse_overflows));
+        self.ids.filter(
+            bytes,
+            |piece| {
+                let (sse, queue, overflows) = &mut *state.borrow_mut();
+                sse.feed(piece);
+                drain_sse(sse, queue, max_frame, overflows);
+            },
+            || state.borrow_mut().1.push_back(Err(id_too_long())),
+        );
+        let (sse, queue, overflows) = &mut *state.borrow_mut();
+        drain_sse(sse, queue, max_frame, overflows);
+    }
+}
+
+/// Queues the frames the SSE parser completed (and a frame it dropped as too long).
+fn drain_sse(sse: &mut SseParser, queue: &mut VecDeque<Result<Frame, MsgError>>, max_frame: usize, seen: &mut u64) {
+    // an oversized block was dropped by the parser (it never held it whole)
+    if sse.overflows() > *seen {
+        *seen = sse.overflows();
+        queue.push_back(Err(too_long(max_frame)));
+    }
+    while let Some(event) = sse.next_event() {
+        // a frame without data is a keep-alive (the parser already drops empty ones)
+        if event.data.trim().is_empty() {
+            continue;
         }
-        while let Some(event) = sse.next_event() {
-            // a frame without data is a keep-alive (the parser already drops empty ones)
-            if event.data.trim().is_empty() {
-                continue;
-            }
-            if self.max_frame != 0 && event.data.len() > self.max_frame {
-                self.queue.push_back(Err(too_long(self.max_frame)));
-                continue;
-            }
-            self.queue.push_back(Ok(Frame {
-                data: event.data,
-                sse_id: (!event.id.is_empty()).then_some(event.id),
-                sse_event: (event.event != "message").then_some(event.event),
-            }));
+        if max_frame != 0 && event.data.len() > max_frame {
+            queue.push_back(Err(too_long(max_frame)));
+            continue;
         }
+        queue.push_back(Ok(Frame {
+            data: event.data,
+            sse_id: (!event.id.is_empty()).then_some(event.id),
+            sse_event: (event.event != "message").then_some(event.event),
+        }));
     }
 }
 
