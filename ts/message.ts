@@ -229,9 +229,9 @@ export class Msg {
   }
 
   /**
-   * What the message took in, in bytes: its content's wire JSON when it was made plus
-   * every event applied since (a delta its payload, any other event its wire JSON);
-   * `maxMessageBytes` caps it.
+   * What the message took in, in bytes: its wire JSON when it was made plus every event
+   * applied since (a delta its payload, any other event its wire JSON); `maxMessageBytes`
+   * caps it.
    */
   get takenBytes(): number {
     return this.#h.takenBytes();

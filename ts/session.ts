@@ -71,9 +71,9 @@ export interface SessionOptions {
    */
   maxBlockBytes?: number;
   /**
-   * What one message takes in (its content's wire JSON when made, plus each event
-   * applied: a delta its payload, any other event its wire JSON), in bytes; default
-   * 512 MiB, 0 for no cap (`limit_exceeded`).
+   * What one message takes in (its wire JSON when made, plus each event applied: a delta
+   * its payload, any other event its wire JSON), in bytes; default 512 MiB, 0 for no cap
+   * (`limit_exceeded`).
    */
   maxMessageBytes?: number;
   /** The blocks of one message; default 100,000, 0 for no cap (`limit_exceeded`). */
@@ -230,9 +230,10 @@ export class Session {
   }
 
   /**
-   * What the session's messages took in together, in bytes (each message's content when
-   * it was added, plus every event applied since: a delta its payload, any other event
-   * its wire JSON); `maxSessionBytes` caps it.
+   * What the session's messages took in together, in bytes (each message's wire JSON when
+   * it was opened or added, plus every event applied since: a delta its payload, any other
+   * event its wire JSON; and the calls asked about but never started); `maxSessionBytes`
+   * caps it.
    */
   get takenBytes(): number {
     return this.#h.takenBytes();

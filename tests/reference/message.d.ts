@@ -154,9 +154,9 @@ export declare class Msg {
      */
     setLimits(limits: MsgLimits): this;
     /**
-     * What the message took in, in bytes: its content's wire JSON when it was made plus
-     * every event applied since (a delta its payload, any other event its wire JSON);
-     * `maxMessageBytes` caps it.
+     * What the message took in, in bytes: its wire JSON when it was made plus every event
+     * applied since (a delta its payload, any other event its wire JSON); `maxMessageBytes`
+     * caps it.
      */
     get takenBytes(): number;
     /** The message as wire JSON (frozen; cached until the message changes). */
