@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{Model, Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
+use crate::block::{
+    BlockKind, Model, Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState,
+};
 use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
@@ -203,6 +205,20 @@ macro_rules! events {
         }
 
         impl AgentEvent {
+    /// The block a delta event grows: its type and id (a tool call's or result's
+    /// `tool_call_id`); `None` for any other event.
+    pub(crate) fn delta_block(&self) -> Option<(BlockKind, &str)> {
+        Some(match self {
+            AgentEvent::TextBlockDelta(e) => (BlockKind::Text, &e.block_id),
+            AgentEvent::ThinkingBlockDelta(e) => (BlockKind::Thinking, &e.block_id),
+            AgentEvent::DataBlockDelta(e) => (BlockKind::Data, &e.block_id),
+            AgentEvent::ToolCallDelta(e) => (BlockKind::ToolCall, &e.tool_call_id),
+            AgentEvent::ToolResultTextDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
+            AgentEvent::ToolResultDataDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
+            _ => return None,
+        })
+    }
+
             /// The event's `type`.
             pub fn event_type(&self) -> EventType {
                 match self { $( AgentEvent::$variant(_) => EventType::$variant, )* }

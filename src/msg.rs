@@ -557,18 +557,21 @@ impl Msg {
             _ if pushes > 0 => limits::check(0, bytes, l.max_block_bytes, "the new block", "max_block_bytes")?,
             _ => {}
         }
-        let (newest, blocks) = (matching.newest(BlockKind::ToolCall), matching.newest(BlockKind::Text));
-        let target = match event {
-            AgentEvent::TextBlockDelta(e) => self.find_block_at(BlockKind::Text, &e.block_id, blocks),
-            AgentEvent::TextBlockEnd(e) if e.text.is_some() => self.find_block_at(BlockKind::Text, &e.block_id, blocks),
-            AgentEvent::ThinkingBlockDelta(e) => self.find_block_at(BlockKind::Thinking, &e.block_id, blocks),
-            AgentEvent::DataBlockDelta(e) => self.find_block_at(BlockKind::Data, &e.block_id, blocks),
-            AgentEvent::ToolCallDelta(e) => self.find_block_at(BlockKind::ToolCall, &e.tool_call_id, newest),
-            AgentEvent::ToolResultTextDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
-            AgentEvent::ToolResultDataDelta(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
-            AgentEvent::ToolResultEnd(e) => self.find_block_at(BlockKind::ToolResult, &e.tool_call_id, newest),
+        // the block the event grows: a delta's, a text end's replacing text, a tool
+        // result end's metadata
+        let target = match (event.delta_block(), event) {
+            (Some((kind, id)), _) => self.find_block_at(kind, id, matching.newest(kind)),
+            (None, AgentEvent::TextBlockEnd(e)) if e.text.is_some() => {
+                self.find_block_at(BlockKind::Text, &e.block_id, matching.newest(BlockKind::Text))
+            }
+            (None, AgentEvent::ToolResultEnd(e)) => self.find_block_at(
+                BlockKind::ToolResult,
+                &e.tool_call_id,
+                matching.newest(BlockKind::ToolResult),
+            ),
             _ => None,
         };
+        let newest = matching.newest(BlockKind::ToolCall);
         // the calls a confirmation asks about take its suggested rules in
         let mut rules = Vec::new();
         if let AgentEvent::RequireUserConfirm(e) = event {

@@ -282,18 +282,15 @@ impl Session {
     /// replaced message must be made anew (the wasm binding does so).
     pub fn insert(&mut self, mut msg: Msg) {
         self.revision += 1;
-        let at = self.by_reply.get(&msg.id).copied().unwrap_or(self.replies.len());
-        self.recent.touch(at, self.revision);
+        let existing = self.by_reply.get(&msg.id).copied();
+        self.recent.touch(existing.unwrap_or(self.replies.len()), self.revision);
         msg.set_limits(self.options.limits());
         if let Some(taken) = self.taken {
-            let replaced = match self.by_reply.get(&msg.id) {
-                Some(&i) => self.replies[i].msg.taken_bytes(),
-                None => 0,
-            };
+            let replaced = existing.map_or(0, |i| self.replies[i].msg.taken_bytes());
             self.taken = Some(taken.saturating_sub(replaced).saturating_add(msg.taken_bytes()));
         }
-        match self.by_reply.get(&msg.id) {
-            Some(&i) => self.replies[i] = Reply { msg, ended: false },
+        match existing {
+            Some(i) => self.replies[i] = Reply { msg, ended: false },
             None => {
                 self.by_reply.insert(msg.id.clone(), self.replies.len());
                 self.replies.push(Reply { msg, ended: false });
@@ -577,7 +574,7 @@ impl Session {
                 warnings.push((Skip::DuplicateBlock, message));
             }
         }
-        if let Some((kind, id)) = delta_block(event) {
+        if let Some((kind, id)) = event.delta_block() {
             let newest = matching.newest(kind);
             let msg = &mut self.replies[i].msg;
             if let Some(at) = msg.find_block_at(kind, id, newest)
@@ -588,7 +585,7 @@ impl Session {
             }
         }
         if let AgentEvent::RequireUserConfirm(e) = event {
-            let newest = self.options.tool_call_match == ToolCallMatch::Newest;
+            let newest = matching.newest(BlockKind::ToolCall);
             let msg = &mut self.replies[i].msg;
             let mut allowed = Vec::new();
             for tc in &e.tool_calls {
@@ -659,7 +656,7 @@ impl Session {
     /// Keeps [`UnstartedCall`]s up to date with an applied event of reply `i`; whether
     /// they changed.
     fn note_unstarted(&mut self, i: usize, event: &AgentEvent) -> bool {
-        let (kind, asked, answered): (&str, &[ToolCallBlock], Vec<&str>) = match event {
+        let (kind, asked, answered): (&'static str, &[ToolCallBlock], Vec<&str>) = match event {
             AgentEvent::RequireUserConfirm(e) => ("confirm", &e.tool_calls, Vec::new()),
             AgentEvent::RequireExternalExecution(e) => ("external", &e.tool_calls, Vec::new()),
             AgentEvent::UserConfirmResult(e) => (
@@ -712,7 +709,7 @@ impl Session {
             let reply_id = self.replies[i].msg.id.clone();
             let unstarted = UnstartedCall {
                 reply_id,
-                kind: if kind == "confirm" { "confirm" } else { "external" },
+                kind,
                 tool_call,
             };
             let size = crate::limits::json_len(&unstarted.tool_call);
@@ -983,19 +980,6 @@ fn started_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
         AgentEvent::DataBlockStart(e) => (BlockKind::Data, &e.block_id),
         AgentEvent::ToolCallStart(e) => (BlockKind::ToolCall, &e.tool_call_id),
         AgentEvent::ToolResultStart(e) => (BlockKind::ToolResult, &e.tool_call_id),
-        _ => return None,
-    })
-}
-
-/// The block a delta grows.
-fn delta_block(event: &AgentEvent) -> Option<(BlockKind, &str)> {
-    Some(match event {
-        AgentEvent::TextBlockDelta(e) => (BlockKind::Text, &e.block_id),
-        AgentEvent::ThinkingBlockDelta(e) => (BlockKind::Thinking, &e.block_id),
-        AgentEvent::DataBlockDelta(e) => (BlockKind::Data, &e.block_id),
-        AgentEvent::ToolCallDelta(e) => (BlockKind::ToolCall, &e.tool_call_id),
-        AgentEvent::ToolResultTextDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
-        AgentEvent::ToolResultDataDelta(e) => (BlockKind::ToolResult, &e.tool_call_id),
         _ => return None,
     })
 }
