@@ -38,7 +38,8 @@ enum Command {
     /// Without --initial the message is opened from the first REPLY_START as the
     /// AgentScope service does (AssistantMsg(id=reply_id, name=name, content=[])); a later
     /// REPLY_START with the same reply_id continues it. On the first bad event it prints
-    /// `error[<code>] at event <n>: <message>` to stderr and exits with 1.
+    /// `error[<code>] at event <n> (id <event id>): <message>` to stderr (the id when the
+    /// event had one) and exits with 1.
     Replay {
         /// Apply the events to this message (wire JSON) instead of opening one; without
         /// --all, events of other replies are skipped (foreign_reply), as the reference's
