@@ -520,17 +520,25 @@ class _EndStreamsOnShutdown:
 async def _main(args: argparse.Namespace, tmp: str) -> int:
     import uvicorn
     from agentscope.app import create_app
-    from agentscope.app.message_bus import InMemoryMessageBus
-    from agentscope.app.storage import AsyncSQLAlchemyStorage
+    from agentscope.app.message_bus import InMemoryMessageBus, RedisMessageBus
+    from agentscope.app.storage import AsyncSQLAlchemyStorage, RedisStorage
     from agentscope.app.workspace_manager import LocalWorkspaceManager
 
-    os.makedirs(os.path.join(tmp, "ws"), exist_ok=True)
-    app = create_app(
-        storage=AsyncSQLAlchemyStorage(
+    workspaces = args.workspaces or os.path.join(tmp, "ws")
+    os.makedirs(workspaces, exist_ok=True)
+    if args.redis_port:
+        # one instance of several: the storage and the message bus both on Redis
+        storage: Any = RedisStorage(host="127.0.0.1", port=args.redis_port, db=0)
+        bus: Any = RedisMessageBus(host="127.0.0.1", port=args.redis_port, db=0)
+    else:
+        storage = AsyncSQLAlchemyStorage(
             f"sqlite+aiosqlite:///{os.path.join(tmp, 'db.sqlite')}",
-        ),
-        message_bus=InMemoryMessageBus(),
-        workspace_manager=LocalWorkspaceManager(basedir=os.path.join(tmp, "ws")),
+        )
+        bus = InMemoryMessageBus()
+    app = create_app(
+        storage=storage,
+        message_bus=bus,
+        workspace_manager=LocalWorkspaceManager(basedir=workspaces),
         enable_index_worker=False,
         enable_channel_worker=False,
         enable_scheduler=False,
@@ -581,7 +589,11 @@ async def _main(args: argparse.Namespace, tmp: str) -> int:
 
     host = f"[{args.host}]" if ":" in args.host else args.host
     try:
-        info = await _setup(f"http://{host}:{port}")
+        if args.no_setup:  # an instance of --redis: the supervisor sets up
+            info = {"urls": [f"http://{host}:{port}"], "pid": os.getpid()}
+        else:
+            info = await _setup(f"http://{host}:{port}")
+            info["pids"] = [os.getpid()]
     except Exception:  # pylint: disable=broad-except
         if server.should_exit:  # stopped by a signal while setting up
             await task
@@ -596,12 +608,157 @@ async def _main(args: argparse.Namespace, tmp: str) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------
+# --redis: Redis and several instances on it, supervised
+# ----------------------------------------------------------------------
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In a child, before exec: SIGKILL it when this process dies (Linux
+    prctl PR_SET_PDEATHSIG), so no Redis or instance outlives a killed
+    supervisor."""
+    import ctypes
+
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
+def _redis_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _start_redis(tmp: str) -> tuple[Any, int]:
+    """Debian's redis-server on a free loopback port, its data in ``tmp``
+    (no snapshots, no append-only file): not the system's service."""
+    import subprocess
+
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.path.exists(binary):
+        raise RuntimeError(
+            "redis-server not found (scripts/setup installs Debian's redis-server)",
+        )
+    folder = os.path.join(tmp, "redis")
+    os.makedirs(folder, exist_ok=True)
+    for _ in range(5):
+        port = _free_port("127.0.0.1")
+        proc = subprocess.Popen(  # pylint: disable=consider-using-with
+            [binary, "--port", str(port), "--bind", "127.0.0.1",
+             "--dir", folder, "--save", "", "--appendonly", "no",
+             "--daemonize", "no", "--logfile", "", "--loglevel", "warning"],
+            stdin=subprocess.DEVNULL, stdout=2, stderr=2,
+            preexec_fn=_die_with_parent,
+        )
+        deadline = time.monotonic() + 10
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _redis_ping(port):
+                return proc, port
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
+    raise RuntimeError("redis-server did not start")
+
+
+def _supervise(args: argparse.Namespace, tmp: str, stop: Any) -> int:
+    """Redis, then ``args.instances`` service instances on it (bus and
+    storage), set up through the first; prints the JSON line with every
+    instance's URL and pid; on SIGTERM / SIGINT stops them all."""
+    import subprocess
+    import threading
+
+    redis_proc, redis_port = _start_redis(tmp)
+    children: list[Any] = []
+    try:
+        for i in range(args.instances):
+            port = args.port + i if args.port else 0
+            children.append(subprocess.Popen(  # pylint: disable=consider-using-with
+                [sys.executable, "-u", os.path.abspath(__file__), "--instance",
+                 "--redis-port", str(redis_port), "--host", args.host,
+                 "--port", str(port), "--workspaces", os.path.join(tmp, "ws")],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=2,
+                preexec_fn=_die_with_parent,
+            ))
+        lines: list[Any] = [None] * len(children)
+
+        def _read(i: int) -> None:
+            line = children[i].stdout.readline()
+            lines[i] = json.loads(line) if line.strip() else None
+
+        readers = [threading.Thread(target=_read, args=(i,), daemon=True)
+                   for i in range(len(children))]
+        for r in readers:
+            r.start()
+        deadline = time.monotonic() + 180
+        while any(r.is_alive() for r in readers):
+            if stop.is_set():
+                return 0
+            if time.monotonic() > deadline:
+                raise RuntimeError("the instances did not start in 180 s")
+            time.sleep(0.05)
+        if any(line is None for line in lines):
+            raise RuntimeError("an instance exited before it was ready")
+        urls = [line["urls"][0] for line in lines]
+        info = asyncio.run(_setup(urls[0]))
+        info["urls"] = urls
+        info["pids"] = [line["pid"] for line in lines]
+        info["redis"] = {"host": "127.0.0.1", "port": redis_port,
+                         "pid": redis_proc.pid}
+        _JSON_OUT.write(json.dumps(info) + "\n")
+        _JSON_OUT.flush()
+        while not stop.wait(0.2):
+            if redis_proc.poll() is not None:
+                log.error("redis-server exited (%s)", redis_proc.returncode)
+                return 1
+            # an instance that exits (a test kills one) leaves the others up
+        return 0
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        for child in children:
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+        redis_proc.terminate()
+        try:
+            redis_proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            redis_proc.kill()
+            redis_proc.wait()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0,
-                        help="port to listen on (0 = a free port)")
+                        help="port to listen on (0 = a free port); with "
+                             "--redis, instance i listens on PORT + i")
     parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--redis", action="store_true",
+                        help="start Redis (Debian's redis-server, a free "
+                             "loopback port) and --instances service "
+                             "instances on it (storage and message bus)")
+    parser.add_argument("--instances", type=int, default=2,
+                        help="how many instances --redis starts (default 2)")
+    parser.add_argument("--redis-port", type=int, default=0,
+                        help="one instance on the Redis at 127.0.0.1:PORT")
+    parser.add_argument("--instance", dest="no_setup", action="store_true",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--workspaces", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.redis and args.instances < 1:
+        parser.error("--instances must be at least 1")
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     # Until uvicorn takes the signals over (and after it gives them back),
@@ -609,9 +766,22 @@ def main() -> int:
     def _interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
+    tmp = tempfile.mkdtemp(prefix="agentscope-service-")
+    if args.redis:
+        import threading
+
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, lambda *_: stop.set())
+        try:
+            return _supervise(args, tmp, stop)
+        except Exception as e:  # pylint: disable=broad-except
+            log.error("agentscope-service --redis: %s", e)
+            return 1
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
-    tmp = tempfile.mkdtemp(prefix="agentscope-service-")
     try:
         return asyncio.run(_main(args, tmp))
     except KeyboardInterrupt:

@@ -34,9 +34,10 @@ export interface HistoryPage {
 
 /**
  * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
- * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls. Calls
- * reject with `MsgError`: `busy` (HTTP 409), `http_error` (another status; `status` set),
- * `service_unavailable` (the request did not reach the service).
+ * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
+ * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
+ * (another status; `status` set), `service_unavailable` (the request did not reach the
+ * service, or its connection failed before an answer: then it may have been applied).
  */
 export interface ChatTransport {
   /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -51,12 +52,23 @@ export interface ChatTransport {
   interrupt(sessionId: string, options?: { signal?: AbortSignal }): Promise<void>;
   /** The session's status (`GET /sessions/{sid}/status`). */
   status(sessionId: string, options?: { signal?: AbortSignal }): Promise<ServiceStatus>;
+  /**
+   * Optional. The chat calls it when the event stream dropped, stalled or could not be
+   * opened, and when a `chat` call failed with `service_unavailable`, before it tries
+   * again: a transport over several instances of one service moves to the next.
+   */
+  failover?(): void;
 }
 
 /** Options of {@link AgentScopeTransport}. */
 export interface AgentScopeTransportOptions {
-  /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page also a path such as `/api` (read against the page's URL). */
-  baseUrl: string | URL;
+  /**
+   * The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page
+   * also a path such as `/api` (read against the page's URL). Or several: the instances of
+   * one service on one Redis (agentscope's `RedisStorage` and `RedisMessageBus`). Requests
+   * go to one of them; see {@link AgentScopeTransport} for when the next one is tried.
+   */
+  baseUrl: string | URL | readonly (string | URL)[];
   /** Sent as `X-User-ID` with every request. */
   userId: string;
   /** The agent the sessions belong to. */
@@ -78,9 +90,19 @@ export interface AgentScopeTransportOptions {
  * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
  * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
  * `X-User-ID` header and `agent_id`.
+ *
+ * Several base URLs (instances of one service): every request goes to the current one.
+ * A request that could not connect (connection refused, no such host, connect timeout:
+ * it was never sent) is sent to the next instance at once, each instance tried once;
+ * the reads and the interrupt (which the service treats as idempotent) are also tried on
+ * the next after any failed connection or an HTTP 502 / 503 / 504. `POST /chat/` and
+ * `POST /sessions/` whose connection broke after the request went out are not repeated
+ * here (they may have been applied): they reject with `service_unavailable`, and `Chat`
+ * checks the service before it sends again. `failover()` moves to the next instance.
  */
 export class AgentScopeTransport implements ChatTransport {
-  readonly #base: string;
+  readonly #bases: readonly string[];
+  #current = 0;
   readonly #userId: string;
   readonly #agentId: string;
   readonly #fetch: typeof fetch;
@@ -96,16 +118,21 @@ export class AgentScopeTransport implements ChatTransport {
     for (const [name, value] of [["userId", userId], ["agentId", agentId]] as const) {
       if (typeof value !== "string" || value === "") throw new MsgError("invalid_argument", `AgentScopeTransport: ${name} must be a non-empty string`);
     }
-    let base: URL;
-    try {
-      // a path such as "/api" is read against the page's URL (a same-origin proxy)
-      base = new URL(String(baseUrl), (globalThis as { location?: { href?: string } }).location?.href);
-    } catch {
-      throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(String(baseUrl))} is not a URL`);
-    }
-    if ((base.protocol !== "http:" && base.protocol !== "https:") || base.search !== "" || base.hash !== "") {
-      throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(base.href)} must be an http(s) URL without a query or fragment`);
-    }
+    const list: readonly unknown[] = Array.isArray(baseUrl) ? baseUrl : [baseUrl];
+    if (list.length === 0) throw new MsgError("invalid_argument", "AgentScopeTransport: baseUrl must name at least one URL");
+    this.#bases = list.map((one) => {
+      let base: URL;
+      try {
+        // a path such as "/api" is read against the page's URL (a same-origin proxy)
+        base = new URL(String(one), (globalThis as { location?: { href?: string } }).location?.href);
+      } catch {
+        throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(String(one))} is not a URL`);
+      }
+      if ((base.protocol !== "http:" && base.protocol !== "https:") || base.search !== "" || base.hash !== "") {
+        throw new MsgError("invalid_argument", `AgentScopeTransport: baseUrl ${JSON.stringify(base.href)} must be an http(s) URL without a query or fragment`);
+      }
+      return base.href.replace(/\/+$/, "");
+    });
     // a header value with a line break is refused by fetch (and would be an injection)
     const headerText = (value: unknown) => typeof value === "string" && !/[\r\n\0]/.test(value);
     if (!headerText(userId)) throw new MsgError("invalid_argument", "AgentScopeTransport: userId must not hold a line break");
@@ -119,7 +146,6 @@ export class AgentScopeTransport implements ChatTransport {
         }
       }
     }
-    this.#base = base.href.replace(/\/+$/, "");
     this.#userId = userId;
     this.#agentId = agentId;
     const f = options.fetch ?? globalThis.fetch;
@@ -138,18 +164,52 @@ export class AgentScopeTransport implements ChatTransport {
     return this.#agentId;
   }
 
-  async #request(method: string, path: string, query: Record<string, string | null | undefined>, body: unknown, signal?: AbortSignal): Promise<Response> {
+  /** The instance the next request goes to (its base URL, without a trailing slash). */
+  get baseUrl(): string {
+    return this.#bases[this.#current]!;
+  }
+
+  /** Every instance's base URL, in the order they are tried. */
+  get baseUrls(): readonly string[] {
+    return this.#bases;
+  }
+
+  /** The next requests go to the next instance (the first after the last); one instance: nothing changes. */
+  failover(): void {
+    this.#current = (this.#current + 1) % this.#bases.length;
+  }
+
+  /**
+   * One request; `retry` says when it goes to the next instance: `"unsent"` only when the
+   * connection was never made, `"any"` also after a broken connection or a 502/503/504.
+   */
+  async #request(method: string, path: string, query: Record<string, string | null | undefined>, body: unknown, signal: AbortSignal | undefined, retry: "unsent" | "any"): Promise<Response> {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) params.set(k, v);
-    const url = `${this.#base}${path}${params.size > 0 ? `?${params}` : ""}`;
     const headers: Record<string, string> = { ...this.#headers, "X-User-ID": this.#userId };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
-    try {
-      response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
-    } catch (e) {
-      if (signal?.aborted) throw signal.reason;
-      throw new MsgError("service_unavailable", `${method} ${path}: the service could not be reached (${(e as Error)?.message ?? e})`);
+    for (let attempt = 1; ; attempt++) {
+      const url = `${this.baseUrl}${path}${params.size > 0 ? `?${params}` : ""}`;
+      const more = attempt < this.#bases.length;
+      try {
+        response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        const unsent = neverConnected(e);
+        if (more && (unsent || retry === "any")) {
+          this.failover();
+          continue;
+        }
+        const what = unsent ? "the service could not be reached" : "the connection failed before an answer";
+        throw new MsgError("service_unavailable", `${method} ${path}: ${what} (${describe(e)})`);
+      }
+      if (more && retry === "any" && (response.status === 502 || response.status === 503 || response.status === 504)) {
+        void response.body?.cancel().catch(() => {});
+        this.failover();
+        continue;
+      }
+      break;
     }
     if (response.ok) return response;
     let detail = "";
@@ -178,7 +238,7 @@ export class AgentScopeTransport implements ChatTransport {
   }
 
   async createSession(options: { signal?: AbortSignal } = {}): Promise<string> {
-    const response = await this.#request("POST", "/sessions/", {}, { ...this.#sessionBody, agent_id: this.#agentId }, options.signal);
+    const response = await this.#request("POST", "/sessions/", {}, { ...this.#sessionBody, agent_id: this.#agentId }, options.signal, "unsent");
     const body = await this.#json<{ session_id?: unknown }>(response, "POST /sessions/");
     if (typeof body.session_id !== "string") throw new MsgError("http_error", "POST /sessions/: no session_id in the response");
     return body.session_id;
@@ -186,7 +246,7 @@ export class AgentScopeTransport implements ChatTransport {
 
   async history(sessionId: string, options: { before?: string; signal?: AbortSignal } = {}): Promise<HistoryPage> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/messages`;
-    const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal);
+    const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal, "any");
     const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown }>(response, `GET ${path}`);
     if (!Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`);
     return {
@@ -199,26 +259,52 @@ export class AgentScopeTransport implements ChatTransport {
 
   stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/stream`;
-    return this.#request("GET", path, { agent_id: this.#agentId, after: options.after }, undefined, options.signal);
+    return this.#request("GET", path, { agent_id: this.#agentId, after: options.after }, undefined, options.signal, "any");
   }
 
   async chat(sessionId: string, input: ChatInput, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal);
+    const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal, "unsent");
     await response.text(); // (a small JSON body; read, not cancelled: a cancel shows as a failed request)
   }
 
   async interrupt(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/interrupt`;
-    const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal);
+    const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
     await response.text();
   }
 
   async status(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/status`;
-    const response = await this.#request("GET", path, { agent_id: this.#agentId }, undefined, options.signal);
+    const response = await this.#request("GET", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
     const body = await this.#json<{ status?: unknown }>(response, `GET ${path}`);
     return String(body.status) as ServiceStatus;
   }
+}
+
+/** The system error codes of a connection that was never made (the request was not sent). */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * Whether a rejected `fetch` never connected: the code of its cause (node's fetch: `cause.code`),
+ * or the words "connection refused" (Deno, Bun). A browser's "Failed to fetch" says neither.
+ */
+function neverConnected(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && NOT_CONNECTED.has(code)) return true;
+    if (typeof message === "string" && /connection refused|ECONNREFUSED/i.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A failed fetch's message and its cause's. */
+function describe(error: unknown): string {
+  const e = error as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | null;
+  const head = String(e?.message ?? error);
+  const cause = e?.cause;
+  const more = cause === undefined || cause === null ? "" : String(cause.code ?? cause.message ?? "");
+  return more !== "" && !head.includes(more) ? `${head}: ${more}` : head;
 }
 
 /**
@@ -258,6 +344,13 @@ export interface ChatOptions {
   busyWaitMs?: number;
   /** While a reply is in flight and no event came for this long, ask the service whether it still runs; ms, default 5,000. */
   statusPollMs?: number;
+  /**
+   * A reply with no event for this long while the service still says `running` is taken
+   * as lost (the instance running it went away: the service keeps the session locked for
+   * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error`, error
+   * `run_lost`. An event for it later takes that back. ms, default 120,000; Infinity: never.
+   */
+  lostRunMs?: number;
   /** Speaker name of user turns sent as text (default `"user"`). */
   userName?: string;
   /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
@@ -317,6 +410,11 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** How long after a failed `POST /chat/` the chat asks the service whether it was applied (its run takes the session lock within milliseconds). */
+const VERIFY_MS = 1000;
+/** How many times a `POST /chat/` whose connection failed is sent again (each after a check). */
+const MAX_RESENDS = 2;
+
 /** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -328,7 +426,7 @@ function number(value: unknown, name: string, fallback: number, min = 0, infinit
   return value as number;
 }
 
-type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs">> & ChatOptions;
+type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs" | "lostRunMs">> & ChatOptions;
 type Retry = { initialMs: number; maxMs: number; attempts: number };
 
 type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
@@ -367,6 +465,8 @@ export class Chat {
   #error: MsgError | null = null;
   #submit: { kind: "send" | "answer"; replies: number; replyId?: string; seen?: MsgJSON } | null = null;
   #runError = false;
+  /** the run was taken as lost (lostRunMs) and nothing has come of it since */
+  #runLost = false;
   /** POST /chat/ requests in flight (the watchdog waits for them) */
   #posting = 0;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
@@ -383,6 +483,13 @@ export class Chat {
   #connection: AbortController | undefined;
   #lifetime = new AbortController();
   #lastEvent = Date.now();
+  /** when an event last changed a message, or an input was posted (the run-lost clock) */
+  #lastProgress = Date.now();
+  /** replies taken as lost (see lostRunMs): the message as it was then */
+  #lost = new Map<string, MsgJSON>();
+  /** a lost reply as shown: its message with finished_reason "interrupted" */
+  #lostShown = new WeakMap<MsgJSON, MsgJSON>();
+  #lastLive: unknown;
   #watch: ReturnType<typeof setInterval> | undefined;
   #refreshing: Promise<void> | undefined;
   #listeners = new Set<() => void>();
@@ -415,6 +522,7 @@ export class Chat {
       throttleMs: number(options.throttleMs, "throttleMs", 0),
       busyWaitMs: number(options.busyWaitMs, "busyWaitMs", 10_000),
       statusPollMs: number(options.statusPollMs, "statusPollMs", 5_000, 1),
+      lostRunMs: number(options.lostRunMs, "lostRunMs", 120_000, 1, true),
     };
     const retry: Retry = {
       initialMs: number(options.retry?.initialMs, "retry.initialMs", 250),
@@ -463,7 +571,7 @@ export class Chat {
     const session = this.#closed && this.#snapshot !== undefined ? undefined : this.#session.getSnapshot();
     const live = session?.messages;
     if (session === undefined || live === undefined) return this.#snapshot!;
-    const byId = new Map(live.map((m) => [m.id, m]));
+    const byId = new Map(live.map((m) => [m.id, this.#shown(m)]));
     const messages: MsgJSON[] = [];
     for (const m of this.#history) messages.push(byId.get(m.id) ?? m);
     for (const t of this.#tail) {
@@ -497,6 +605,17 @@ export class Chat {
     });
     return this.#snapshot;
   };
+
+  /** A live message as shown: a lost reply (see lostRunMs) with `finished_reason: "interrupted"`. */
+  #shown(m: MsgJSON): MsgJSON {
+    if (this.#lost.get(m.id) !== m) return m;
+    let shown = this.#lostShown.get(m);
+    if (shown === undefined) {
+      shown = Object.freeze({ ...m, finished_reason: "interrupted" }) as MsgJSON;
+      this.#lostShown.set(m, shown);
+    }
+    return shown;
+  }
 
   /** `getSnapshot().messages`. */
   get messages(): readonly MsgJSON[] {
@@ -569,7 +688,7 @@ export class Chat {
     // a run we joined whose events have not come yet (a reload, another tab's send)
     if (this.#serviceRunning && pending.length === 0) return "streaming";
     if (pending.length > 0) return "awaiting_input";
-    if (this.#runError) return "error";
+    if (this.#runError || this.#runLost) return "error";
     return "ready";
   }
 
@@ -577,7 +696,7 @@ export class Chat {
   #inFlight(messages: readonly MsgJSON[]): boolean {
     for (const m of messages) {
       if (m.role !== "assistant" || (!this.#tailReplies.has(m.id) && !this.#live(m.id)) || this.#hidden.has(m.id)) continue;
-      if (this.#session.isEnded(m.id)) continue;
+      if (this.#session.isEnded(m.id) || this.#lost.has(m.id)) continue;
       const settled = this.#settled.get(m.id);
       if (settled !== undefined && settled === m) continue;
       if (findPending(m).length > 0) continue;
@@ -605,6 +724,14 @@ export class Chat {
         }
       }
     }, wait);
+  }
+
+  #failover(): void {
+    try {
+      this.#transport.failover?.();
+    } catch (e) {
+      this.#report(e);
+    }
   }
 
   #report(error: unknown): void {
@@ -671,6 +798,12 @@ export class Chat {
         if (!this.#historyIds.has(id)) this.#hidden.add(id);
       }
       this.#partial.clear();
+      // a lost reply the service never stored, once it is free again
+      for (const id of this.#lost.keys()) {
+        if (!this.#historyIds.has(id)) this.#hidden.add(id);
+      }
+      this.#lost.clear();
+      this.#clearLost();
     }
     this.#tail = this.#tail.filter((t) => (t.kind === "user" ? !this.#historyIds.has(t.msg.id) : !this.#historyIds.has(t.id)));
     this.#changed();
@@ -791,6 +924,8 @@ export class Chat {
         if (!healthy && Date.now() - opened >= 10_000) failures = 0;
         failures += 1;
         this.#connected = false;
+        // the next attempt goes to another instance (a transport over several)
+        this.#failover();
         this.#report(msgError);
         if (failures > this.#retry.attempts) {
           this.#fail(new MsgError("service_unavailable", `lost the service: ${msgError.message} (${failures} attempts; call reconnect())`), true);
@@ -897,11 +1032,23 @@ export class Chat {
   /** After events: new replies join the tail; an ended run triggers a history reload. */
   #afterEvents(): void {
     const live = this.#session.getSnapshot().messages;
+    if (live !== this.#lastLive) {
+      this.#lastLive = live;
+      this.#lastProgress = Date.now();
+    }
+    for (const [id, was] of this.#lost) {
+      // an event for a reply taken as lost: it was not
+      if (this.#session.get(id) !== was) {
+        this.#lost.delete(id);
+        this.#clearLost();
+      }
+    }
     let ended = false;
     for (const m of live) {
       if (!this.#historyIds.has(m.id) && !this.#tailReplies.has(m.id)) {
         this.#tailReplies.add(m.id);
         this.#tail.push({ kind: "reply", id: m.id });
+        this.#clearLost(); // a new reply: the session runs again
       }
       const isEnded = this.#session.isEnded(m.id);
       if (isEnded && !this.#finished.has(m.id)) {
@@ -934,6 +1081,45 @@ export class Chat {
     this.#changed();
   }
 
+  #clearLost(): void {
+    if (!this.#runLost) return;
+    this.#runLost = false;
+    if (this.#error?.code === "run_lost") this.#error = null;
+  }
+
+  /**
+   * The service says `running` but no event came for `lostRunMs`: the instance running the
+   * reply is taken as gone (the service holds the session's lock until its lease ends,
+   * up to 10 minutes, and never stores the partial reply).
+   */
+  #markLost(): void {
+    const quiet = Math.round((Date.now() - this.#lastProgress) / 1000);
+    let replies = 0;
+    for (const m of this.#session.getSnapshot().messages) {
+      if (!this.#tailReplies.has(m.id) || this.#session.isEnded(m.id) || this.#lost.has(m.id) || findPending(m).length > 0) continue;
+      this.#lost.set(m.id, m);
+      replies += 1;
+    }
+    // the turns whose run started are over (the store keeps what it had before them)
+    for (const posted of this.#posted.values()) {
+      if (this.#tailReplies.size > posted.replies) posted.over = true;
+    }
+    const waiting = this.#submit !== null;
+    const what = replies > 0
+      ? "the reply was lost: no event for"
+      : waiting ? "the message waits: the session is held by a run with no event for" : "the session is held by a run with no event for";
+    this.#error = new MsgError(
+      "run_lost",
+      `${what} ${quiet} s while the service still says it runs (the instance running it is likely gone). ` +
+        "The service never stores that partial reply, and frees the session when the run's lock expires, at most 10 minutes after the instance went away; " +
+        (waiting ? "this message runs then." : "a message sent now runs then (or ask the operator to restart that instance)."),
+    );
+    this.#runLost = true;
+    this.#serviceRunning = false;
+    this.#lastProgress = Date.now();
+    this.#changed();
+  }
+
   #tailRepliesAfter(count: number): boolean {
     return this.#tailReplies.size > count;
   }
@@ -957,7 +1143,12 @@ export class Chat {
       if (!this.#closed) this.#report(e);
       return;
     }
-    if (status === "running" || this.#closed) return;
+    if (this.#closed) return;
+    if (status === "running") {
+      if (!this.#runLost && Date.now() - this.#lastProgress >= this.#options.lostRunMs) this.#markLost();
+      return;
+    }
+    this.#clearLost();
     // the runs of the turns posted so far are over: the reload drops what the store lacks
     for (const posted of this.#posted.values()) posted.over = true;
     await this.#refresh(false);
@@ -1010,7 +1201,12 @@ export class Chat {
     this.#changed();
     const replies = this.#tailReplies.size;
     try {
-      await this.#post(msg);
+      await this.#post(msg, async () => {
+        // stored, or a run holds the session (this chat was idle when it sent)
+        const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+        if (page.messages.some((m) => m?.id === msg.id)) return true;
+        return (await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })) !== "idle";
+      });
       this.#posted.set(msg, { replies, over: false });
     } catch (e) {
       this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
@@ -1021,10 +1217,17 @@ export class Chat {
     this.#lastEvent = Date.now();
   }
 
-  /** POST /chat/, retrying a 409 for `busyWaitMs` (a run that just ended still saves). */
-  async #post(input: ChatInput): Promise<void> {
+  /**
+   * POST /chat/, retrying a 409 for `busyWaitMs` (a run that just ended still saves). After
+   * `service_unavailable` (the instance is gone, or the connection broke after the request
+   * went out) it moves to the next instance, waits `VERIFY_MS` and asks the service whether
+   * the input was applied (`applied`): if so it resolves, else it sends again (at most
+   * `MAX_RESENDS` times). A failing check rejects with the first error.
+   */
+  async #post(input: ChatInput, applied: () => Promise<boolean>): Promise<void> {
     const t0 = Date.now();
     let wait = 100;
+    let resends = 0;
     this.#posting += 1;
     try {
       for (;;) {
@@ -1032,7 +1235,22 @@ export class Chat {
           await this.#transport.chat(this.sessionId, input, { signal: this.#lifetime.signal });
           return;
         } catch (e) {
-          if (!(e instanceof MsgError) || e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs || this.#closed) throw e;
+          if (this.#closed || !(e instanceof MsgError)) throw e;
+          if (e.code === "service_unavailable" && resends < MAX_RESENDS) {
+            resends += 1;
+            this.#report(e);
+            this.#failover();
+            await sleep(VERIFY_MS, this.#lifetime.signal);
+            let done: boolean;
+            try {
+              done = await applied();
+            } catch {
+              throw e;
+            }
+            if (done) return;
+            continue;
+          }
+          if (e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs) throw e;
         }
         await sleep(wait, this.#lifetime.signal);
         wait = Math.min(wait * 1.5, 1000);
@@ -1040,6 +1258,7 @@ export class Chat {
     } finally {
       this.#posting -= 1;
       this.#lastEvent = Date.now();
+      this.#lastProgress = Date.now();
     }
   }
 
@@ -1067,7 +1286,7 @@ export class Chat {
     const result: Record<string, unknown> = { confirmed, tool_call: action.toolCall };
     if (options.rules !== undefined) result.rules = options.rules;
     const event = { type: "USER_CONFIRM_RESULT", reply_id: action.replyId, confirm_results: [result] } as unknown as UserConfirmResultInput;
-    await this.#answer(action.replyId, event);
+    await this.#answer(action.replyId, event, [toolCallId]);
   }
 
   /**
@@ -1094,16 +1313,24 @@ export class Chat {
       ...(r.metadata === undefined ? {} : { metadata: r.metadata }),
     }));
     const event = { type: "EXTERNAL_EXECUTION_RESULT", reply_id: replyId, execution_results } as unknown as ExternalExecutionResultInput;
-    await this.#answer(replyId, event);
+    await this.#answer(replyId, event, list.map((r) => r.toolCallId));
   }
 
-  async #answer(replyId: string, event: ChatInput): Promise<void> {
+  async #answer(replyId: string, event: ChatInput, callIds: readonly string[]): Promise<void> {
     this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId) };
     this.#runError = false;
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
     try {
-      await this.#post(event);
+      await this.#post(event, async () => {
+        // not applied only while the service still waits on those calls of the stored reply
+        const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
+        if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
+        const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+        const reply = page.messages.find((m) => m?.id === replyId);
+        const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
+        return !callIds.every((id) => waiting.includes(id));
+      });
     } catch (e) {
       this.#submit = null;
       if (e instanceof MsgError) this.#fail(e);

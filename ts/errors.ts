@@ -8,8 +8,9 @@
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
  * `status`), `service_unavailable` (a request or the event stream did not reach the
- * service, or the stream stalled), `run_failed` (a reply ended with an error) and
- * `closed` (a chat used after `close()`).
+ * service, or the stream stalled), `run_failed` (a reply ended with an error), `run_lost`
+ * (a reply with no event past `lostRunMs` while the service still says it runs: its
+ * instance is likely gone) and `closed` (a chat used after `close()`).
  */
 export type MsgErrorCode =
   | "role_violation"
@@ -40,6 +41,7 @@ export type MsgErrorCode =
   | "http_error"
   | "service_unavailable"
   | "run_failed"
+  | "run_lost"
   | "closed";
 
 /**

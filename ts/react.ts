@@ -108,8 +108,12 @@ export function useEventStream(url: string | URL | null, options: EventStreamOpt
 
 /** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
 export interface UseChatOptions extends ChatOptions {
-  /** The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport}. */
-  baseUrl?: string;
+  /**
+   * The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport};
+   * or several, the instances of one service (failover). A new array with the same URLs
+   * keeps the chat.
+   */
+  baseUrl?: string | readonly string[];
   /** Sent as `X-User-ID`. */
   userId?: string;
   /** The agent. */
@@ -185,7 +189,9 @@ const CONNECTING: ChatSnapshot = Object.freeze({
  * use, not on import.
  */
 export function useChat(options: UseChatOptions): UseChatResult {
-  const { baseUrl, userId, agentId, sessionId, transport } = options;
+  const { userId, agentId, sessionId, transport } = options;
+  // compared by value: `baseUrl={[a, b]}` makes a new array on every render
+  const baseUrl = Array.isArray(options.baseUrl) ? options.baseUrl.join("\n") : (options.baseUrl as string | undefined);
   const [chat, setChat] = useState<Chat | null>(null);
   // a failed open, with the options it failed for: new options show `connecting` at once
   const [openError, setOpenError] = useState<{ error: MsgError; deps: readonly unknown[] } | null>(null);

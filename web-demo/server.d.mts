@@ -36,10 +36,12 @@ export function startAgentScopeService(options?: {
   env?: Record<string, string>;
   /** Keep its stderr (see `log`) instead of passing it through. */
   quiet?: boolean;
+  /** Its arguments, e.g. `["--redis"]` (Redis and two instances on it). */
+  args?: string[];
 }): {
   pid: number | undefined;
   /** With `info`, the whole JSON line the service printed. */
-  ready: Promise<LiveService & { info: Record<string, unknown> }>;
+  ready: Promise<LiveService & { info: { urls: string[]; pids: number[]; redis?: { host: string; port: number; pid: number } } & Record<string, unknown> }>;
   /** SIGTERM; resolves with its exit code (or signal) once it exited. */
   stop: () => Promise<number | string | null>;
   exited: Promise<number | string | null>;

@@ -406,8 +406,8 @@ export async function startDemoServer({
  * with the `live` options of `startDemoServer`; `stop()` sends it SIGTERM and resolves on
  * its exit (callable at any time, also while it starts); `exited` resolves when it exits.
  */
-export function startAgentScopeService({ env = {}, quiet = false } = {}) {
-  const child = spawn(join(root, "scripts/agentscope-service"), [], { cwd: root, stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"], env: { ...process.env, ...env } });
+export function startAgentScopeService({ env = {}, quiet = false, args = [] } = {}) {
+  const child = spawn(join(root, "scripts/agentscope-service"), args, { cwd: root, stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"], env: { ...process.env, ...env } });
   let stderr = "";
   child.stderr?.on("data", (d) => void (stderr = (stderr + d).slice(-20_000)));
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));

@@ -26,9 +26,10 @@ export interface HistoryPage {
 }
 /**
  * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
- * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls. Calls
- * reject with `MsgError`: `busy` (HTTP 409), `http_error` (another status; `status` set),
- * `service_unavailable` (the request did not reach the service).
+ * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
+ * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
+ * (another status; `status` set), `service_unavailable` (the request did not reach the
+ * service, or its connection failed before an answer: then it may have been applied).
  */
 export interface ChatTransport {
     /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -57,11 +58,22 @@ export interface ChatTransport {
     status(sessionId: string, options?: {
         signal?: AbortSignal;
     }): Promise<ServiceStatus>;
+    /**
+     * Optional. The chat calls it when the event stream dropped, stalled or could not be
+     * opened, and when a `chat` call failed with `service_unavailable`, before it tries
+     * again: a transport over several instances of one service moves to the next.
+     */
+    failover?(): void;
 }
 /** Options of {@link AgentScopeTransport}. */
 export interface AgentScopeTransportOptions {
-    /** The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page also a path such as `/api` (read against the page's URL). */
-    baseUrl: string | URL;
+    /**
+     * The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page
+     * also a path such as `/api` (read against the page's URL). Or several: the instances of
+     * one service on one Redis (agentscope's `RedisStorage` and `RedisMessageBus`). Requests
+     * go to one of them; see {@link AgentScopeTransport} for when the next one is tried.
+     */
+    baseUrl: string | URL | readonly (string | URL)[];
     /** Sent as `X-User-ID` with every request. */
     userId: string;
     /** The agent the sessions belong to. */
@@ -82,6 +94,15 @@ export interface AgentScopeTransportOptions {
  * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
  * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
  * `X-User-ID` header and `agent_id`.
+ *
+ * Several base URLs (instances of one service): every request goes to the current one.
+ * A request that could not connect (connection refused, no such host, connect timeout:
+ * it was never sent) is sent to the next instance at once, each instance tried once;
+ * the reads and the interrupt (which the service treats as idempotent) are also tried on
+ * the next after any failed connection or an HTTP 502 / 503 / 504. `POST /chat/` and
+ * `POST /sessions/` whose connection broke after the request went out are not repeated
+ * here (they may have been applied): they reject with `service_unavailable`, and `Chat`
+ * checks the service before it sends again. `failover()` moves to the next instance.
  */
 export declare class AgentScopeTransport implements ChatTransport {
     #private;
@@ -89,6 +110,12 @@ export declare class AgentScopeTransport implements ChatTransport {
     constructor(options: AgentScopeTransportOptions);
     /** The agent the sessions belong to. */
     get agentId(): string;
+    /** The instance the next request goes to (its base URL, without a trailing slash). */
+    get baseUrl(): string;
+    /** Every instance's base URL, in the order they are tried. */
+    get baseUrls(): readonly string[];
+    /** The next requests go to the next instance (the first after the last); one instance: nothing changes. */
+    failover(): void;
     createSession(options?: {
         signal?: AbortSignal;
     }): Promise<string>;
@@ -149,6 +176,13 @@ export interface ChatOptions {
     busyWaitMs?: number;
     /** While a reply is in flight and no event came for this long, ask the service whether it still runs; ms, default 5,000. */
     statusPollMs?: number;
+    /**
+     * A reply with no event for this long while the service still says `running` is taken
+     * as lost (the instance running it went away: the service keeps the session locked for
+     * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error`, error
+     * `run_lost`. An event for it later takes that back. ms, default 120,000; Infinity: never.
+     */
+    lostRunMs?: number;
     /** Speaker name of user turns sent as text (default `"user"`). */
     userName?: string;
     /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */

@@ -8,10 +8,11 @@
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
  * `status`), `service_unavailable` (a request or the event stream did not reach the
- * service, or the stream stalled), `run_failed` (a reply ended with an error) and
- * `closed` (a chat used after `close()`).
+ * service, or the stream stalled), `run_failed` (a reply ended with an error), `run_lost`
+ * (a reply with no event past `lostRunMs` while the service still says it runs: its
+ * instance is likely gone) and `closed` (a chat used after `close()`).
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "closed";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.

@@ -36,8 +36,12 @@ export interface EventStreamState {
 export declare function useEventStream(url: string | URL | null, options?: EventStreamOptions): EventStreamState;
 /** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
 export interface UseChatOptions extends ChatOptions {
-    /** The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport}. */
-    baseUrl?: string;
+    /**
+     * The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport};
+     * or several, the instances of one service (failover). A new array with the same URLs
+     * keeps the chat.
+     */
+    baseUrl?: string | readonly string[];
     /** Sent as `X-User-ID`. */
     userId?: string;
     /** The agent. */

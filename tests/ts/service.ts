@@ -2,13 +2,20 @@
 // (the real `create_app`, SQLite, in-memory bus, a scripted model), started once per
 // test file, and a loopback proxy in front of it that can cut or stall a connection.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { readFileSync } from "node:fs";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { startAgentScopeService } from "../../web-demo/server.mjs";
 import type { Json } from "./helpers.ts";
 
 export interface Service {
-  /** The service's base URL. */
+  /** The service's base URL (the first instance's). */
   url: string;
+  /** Every instance's base URL (one, or two with `--redis`). */
+  urls: string[];
+  /** Every instance's pid, in the order of `urls`. */
+  pids: number[];
+  /** With `--redis`: the Redis the instances share. */
+  redis?: { host: string; port: number; pid: number };
   agentId: string;
   userId: string;
   /** The whole JSON line it printed (`chat_model_config` for new sessions, …). */
@@ -20,18 +27,29 @@ export interface Service {
 }
 
 /**
- * Starts `scripts/agentscope-service` (through the demo server's own launcher) and
- * resolves once it printed its JSON line.
+ * Starts `scripts/agentscope-service` (through the demo server's own launcher) with
+ * `args` (e.g. `["--redis"]`: Redis and two instances on it) and resolves once it
+ * printed its JSON line.
  */
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
-  const started = startAgentScopeService({ env, quiet: true });
+export async function startService(env: Record<string, string> = {}, args: string[] = []): Promise<Service> {
+  const started = startAgentScopeService({ env, quiet: true, args });
   const live = await started.ready;
-  return { url: live.url, agentId: live.agentId, userId: live.userId, info: live.info, log: started.log, stop: started.stop };
+  return {
+    url: live.url,
+    urls: live.info.urls,
+    pids: live.info.pids,
+    redis: live.info.redis,
+    agentId: live.agentId,
+    userId: live.userId,
+    info: live.info,
+    log: started.log,
+    stop: started.stop,
+  };
 }
 
 /** GET/POST JSON against the service, as the tests' own observer (not through `Chat`). */
-export async function api(service: Service, method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${service.url}${path}`, {
+export async function api(service: Service, method: string, path: string, body?: unknown, base = service.url): Promise<Json> {
+  const response = await fetch(`${base}${path}`, {
     method,
     headers: { "X-User-ID": service.userId, "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -42,8 +60,8 @@ export async function api(service: Service, method: string, path: string, body?:
 }
 
 /** The stored messages of a session (`GET /sessions/{sid}/messages`). */
-export async function stored(service: Service, sessionId: string): Promise<Json[]> {
-  const page = await api(service, "GET", `/sessions/${sessionId}/messages?agent_id=${service.agentId}&limit=200`);
+export async function stored(service: Service, sessionId: string, base = service.url): Promise<Json[]> {
+  const page = await api(service, "GET", `/sessions/${sessionId}/messages?agent_id=${service.agentId}&limit=200`, undefined, base);
   return page.messages;
 }
 
@@ -70,6 +88,11 @@ export interface Proxy {
   delayPosts: (ms: number) => void;
   /** Sends `text` first on the next event-stream response. */
   injectNext: (text: string) => void;
+  /**
+   * The next `POST /chat/`'s connection breaks: `"before"` the request reaches the service
+   * (not forwarded), or `"after"` the service answered (the answer is not relayed).
+   */
+  breakNextPost: (when: "before" | "after") => void;
   close: () => Promise<void>;
 }
 
@@ -85,8 +108,16 @@ export async function startProxy(target: string): Promise<Proxy> {
   let junk = false;
   let postDelay = 0;
   let inject: string | undefined;
+  let breakPost: "before" | "after" | undefined;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url!.split("?")[0]}`);
+    const isPost = req.method === "POST" && req.url!.startsWith("/chat/");
+    const myBreak = isPost ? breakPost : undefined;
+    if (isPost) breakPost = undefined;
+    if (myBreak === "before") {
+      req.socket.destroy();
+      return;
+    }
     const isStream = /\/stream(\?|$)/.test(req.url!);
     if (isStream) {
       streams.add(res);
@@ -112,6 +143,11 @@ export async function startProxy(target: string): Promise<Proxy> {
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
         statuses.push(`${req.method} ${req.url!.split("?")[0]} ${up.statusCode}`);
+        if (myBreak === "after") {
+          up.resume();
+          res.socket?.destroy();
+          return;
+        }
         res.writeHead(up.statusCode ?? 502, up.headers);
         res.flushHeaders();
         if (myInject !== undefined) res.write(myInject);
@@ -157,6 +193,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     junkStreams: (on) => void (junk = on),
     delayPosts: (ms) => void (postDelay = ms),
     injectNext: (text) => void (inject = text),
+    breakNextPost: (when) => void (breakPost = when),
     dropStreams: async () => {
       for (const res of streams) res.socket?.destroy();
       streams.clear();
@@ -175,5 +212,34 @@ export async function until(ok: () => boolean, what: string, ms = 30_000): Promi
   while (!ok()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** One Redis command over RESP (for a test that stands in for time: e.g. a lock's lease ending); resolves the reply line. */
+export function redisCommand(port: number, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let reply = "";
+    socket.on("connect", () => {
+      socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`);
+    });
+    socket.on("data", (d) => {
+      reply += d.toString();
+      if (reply.includes("\r\n")) {
+        socket.end();
+        resolve(reply.split("\r\n")[0]!);
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** The peak resident set of a process (VmHWM of /proc/PID/status), KiB; undefined once it is gone. */
+export function peakRssKiB(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
   }
 }
