@@ -326,7 +326,11 @@ export interface ChatSnapshot {
   readonly error: MsgError | null;
   /** Tool calls waiting for `confirm` or `submitExternal`. */
   readonly pendingActions: readonly PendingAction[];
-  /** Ids of replies this page joined mid-way (a reconnect past the service's replay log): they show what arrived, until the stored one replaces them. */
+  /**
+   * Ids of replies this page joined mid-way (a reload, or a reconnect, past the service's
+   * replay log: events may be missing): they show what arrived, until the stored one
+   * replaces them once the run has saved.
+   */
   readonly partial: readonly string[];
 }
 
@@ -490,6 +494,11 @@ export class Chat {
   /** a lost reply as shown: its message with finished_reason "interrupted" */
   #lostShown = new WeakMap<MsgJSON, MsgJSON>();
   #lastLive: unknown;
+  /**
+   * replies in flight when the stream (re)connected whose first event on it has not come:
+   * one that is not their REPLY_START means the replay did not hold the whole reply
+   */
+  #unchecked = new Set<string>();
   #watch: ReturnType<typeof setInterval> | undefined;
   #refreshing: Promise<void> | undefined;
   #listeners = new Set<() => void>();
@@ -895,6 +904,7 @@ export class Chat {
           this.#error = this.#fatal ? this.#error : null;
           this.#changed();
           this.#session.restartStream();
+          this.#unchecked = new Set(this.#session.getSnapshot().messages.filter((m) => !this.#session.isEnded(m.id)).map((m) => m.id));
           reader = response.body.getReader();
           arm();
           for (;;) {
@@ -966,6 +976,7 @@ export class Chat {
 
   /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
   #feedPiece(piece: Uint8Array): number {
+    if (this.#unchecked.size > 0) this.#checkReplay(piece);
     let good = 0;
     let step = () => this.#session.feed(piece);
     for (let guard = 0; guard < 1_000_000; guard++) {
@@ -1002,6 +1013,25 @@ export class Chat {
       diagnostics = this.#session.takeDiagnostics();
     }
     return good;
+  }
+
+  /**
+   * The first event of a reply in flight on a new connection should be its `REPLY_START`
+   * (the replay log starts at the run's start). Any other means the log did not hold it:
+   * events between what this page had and the replay may be missing (the service's log
+   * keeps the last 1,000; on Redis, a replay of more than 1,000 also skips the newest
+   * entries before going live), so the reply is marked partial and the stored one
+   * replaces it when the run has saved.
+   */
+  #checkReplay(piece: Uint8Array): void {
+    for (const event of frameEvents(piece)) {
+      const id = event.reply_id;
+      if (typeof id !== "string" || !this.#unchecked.has(id)) continue;
+      // an answer is echoed before the continuation's REPLY_START
+      if (event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") continue;
+      this.#unchecked.delete(id);
+      if (event.type !== "REPLY_START") this.#partial.add(id);
+    }
   }
 
   /** Applies an event the chat makes itself (the start of a reply or block it joined mid-way). */

@@ -266,6 +266,24 @@ test("a reload past the service's 1,000-event replay log: the reply shows what a
   reloaded.close();
 });
 
+test("a reconnect after more than 1,000 events went by: the reply is marked partial, then the stored one", async () => {
+  const chat = await open({ retry: { initialMs: 100, maxMs: 300, attempts: 100 }, onError: () => {} });
+  await chat.send("long 2500");
+  await until(() => (texts(lastReply(chat))[0]?.length ?? 0) > words(300).length, "300 words");
+  const id = lastReply(chat)!.id;
+  proxy.refuseStreams(true);
+  await proxy.dropStreams();
+  // out of reach while well over 1,000 more events go by (2 ms apart)
+  await new Promise((r) => setTimeout(r, 3500));
+  proxy.refuseStreams(false);
+  // the replay holds only the last 1,000: it starts mid-reply, after a gap
+  await until(() => chat.getSnapshot().partial.includes(id), "the reply marked partial", 20_000);
+  await assertStored(chat);
+  assert.deepEqual(chat.getSnapshot().partial, []);
+  assert.equal(texts(lastReply(chat))[0], words(2500));
+  chat.close();
+});
+
 test("a send during a run is busy (nothing sent); a send right at REPLY_END waits out the service's 409", async () => {
   const chat = await open();
   await chat.send("long 300");

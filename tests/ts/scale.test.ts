@@ -297,3 +297,24 @@ test("the instance running the reply is killed: the client shows it interrupted,
   assert.equal(chat.error, null);
   chat.close();
 });
+
+test("a reconnect past the replay log on Redis (trimmed to about 1,000 events): the reply ends equal to the stored one", async () => {
+  const [a, b] = shared.urls as [string, string];
+  const proxy = await startProxy(a);
+  try {
+    const chat = await open(new Routed(transport(shared, [proxy.url, b]), transport(shared, b)));
+    await chat.send("long 2500");
+    await until(() => wordsShown(chat) >= 1500, "1,500 words", 60_000);
+    const id = lastReply(chat)!.id;
+    await proxy.dropStreams();
+    // the replay began mid-reply (and on Redis skips the entries past its first 1,000):
+    // the reply is marked partial, and the stored one replaces it when the run has saved
+    await until(() => chat.getSnapshot().partial.includes(id), "the reply marked partial", 20_000);
+    await assertStored(shared, chat, b);
+    assert.deepEqual(chat.getSnapshot().partial, []);
+    assert.equal(textOf(lastReply(chat)), words(2500));
+    chat.close();
+  } finally {
+    await proxy.close();
+  }
+});
