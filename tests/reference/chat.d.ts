@@ -155,7 +155,11 @@ export interface ChatSnapshot {
     readonly error: MsgError | null;
     /** Tool calls waiting for `confirm` or `submitExternal`. */
     readonly pendingActions: readonly PendingAction[];
-    /** Ids of replies this page joined mid-way (a reconnect past the service's replay log): they show what arrived, until the stored one replaces them. */
+    /**
+     * Ids of replies this page joined mid-way (a reload, or a reconnect, past the service's
+     * replay log: events may be missing): they show what arrived, until the stored one
+     * replaces them once the run has saved.
+     */
     readonly partial: readonly string[];
 }
 /** Options of {@link Chat.open}. */

@@ -25,6 +25,7 @@ after(async () => {
     const code = await s.stop();
     // SIGTERM stops Redis and the instances left cleanly, also after one was killed
     assert.equal(code, 0, s.log());
+    for (const pid of [...s.pids, s.redis!.pid]) assert.throws(() => process.kill(pid, 0), { code: "ESRCH" }, `process ${pid} is gone`);
   }
 });
 
