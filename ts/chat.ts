@@ -695,7 +695,7 @@ export class Chat {
     if (this.#submit !== null) return "submitted";
     if (this.#inFlight(messages)) return "streaming";
     // a run we joined whose events have not come yet (a reload, another tab's send)
-    if (this.#serviceRunning && pending.length === 0) return "streaming";
+    if (this.#serviceRunning && pending.length === 0 && !this.#runLost) return "streaming";
     if (pending.length > 0) return "awaiting_input";
     if (this.#runError || this.#runLost) return "error";
     return "ready";
@@ -1227,6 +1227,7 @@ export class Chat {
     this.#tail.push({ kind: "user", msg });
     this.#submit = { kind: "send", replies: this.#tailReplies.size };
     this.#runError = false;
+    this.#clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
     const replies = this.#tailReplies.size;

@@ -287,7 +287,11 @@ test("the instance running the reply is killed: the client shows it interrupted,
   // a message now: B refuses the connection, A takes it; its run waits for the lock
   await chat.send("hello after the loss");
   assert.equal(chat.status, "submitted");
-  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(chat.error, null);
+  // it waits (status submitted), and after lostRunMs the chat says why
+  await until(() => chat.error?.code === "run_lost", "the wait explained", 20_000);
+  assert.match(chat.error!.message, /the message waits: the session is held by a run with no event for \d+ s/);
+  assert.match(chat.error!.message, /this message runs then/);
   assert.equal(chat.status, "submitted");
   // the lease ends (Redis would after at most 600 s; the test ends it now): the message runs on A
   assert.equal(await redisCommand(service.redis!.port, "DEL", lockKey), ":1");
