@@ -46,7 +46,9 @@ function ChangeCounter({ messages }) {
 function App() {
   // with `badFirst`, no user at first (the open fails), then the test sets the real one
   const [userId, setUserId] = useState(query.has("badFirst") ? "" : query.get("user"));
-  const { messages, status, error, pendingActions, sessionId, send, stop, confirm, submitExternal } = useChat({ ...options, userId });
+  // with `twoUrls=<a closed origin>`, a new array on every render: an instance that refuses connections, then the live one
+  const baseUrl = query.has("twoUrls") ? [`${query.get("twoUrls")}/api`, options.baseUrl] : options.baseUrl;
+  const { messages, status, error, pendingActions, sessionId, send, stop, confirm, submitExternal } = useChat({ ...options, baseUrl, userId });
   renders += 1;
   useLayoutEffect(() => {
     window.firstCommit ??= { at: performance.now(), status };

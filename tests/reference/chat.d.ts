@@ -98,11 +98,13 @@ export interface AgentScopeTransportOptions {
  * Several base URLs (instances of one service): every request goes to the current one.
  * A request that could not connect (connection refused, no such host, connect timeout:
  * it was never sent) is sent to the next instance at once, each instance tried once;
- * the reads and the interrupt (which the service treats as idempotent) are also tried on
- * the next after any failed connection or an HTTP 502 / 503 / 504. `POST /chat/` and
- * `POST /sessions/` whose connection broke after the request went out are not repeated
- * here (they may have been applied): they reject with `service_unavailable`, and `Chat`
- * checks the service before it sends again. `failover()` moves to the next instance.
+ * the reads, the interrupt (which the service treats as idempotent) and `POST /sessions/`
+ * (at worst an unused empty session is left) are also tried on the next after any failed
+ * connection or an HTTP 502 / 503 / 504. A `POST /chat/` whose connection broke after the
+ * request went out is not repeated here (it may have been applied: in a browser, whose
+ * "Failed to fetch" never says which, also a refused one): it rejects with
+ * `service_unavailable`, and `Chat` asks the service before it sends again.
+ * `failover()` moves to the next instance.
  */
 export declare class AgentScopeTransport implements ChatTransport {
     #private;

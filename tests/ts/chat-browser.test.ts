@@ -485,6 +485,33 @@ test("useChat under StrictMode (Vite dev server): one session, one stream, one h
   }
 });
 
+test("useChat with two base URLs, the first refusing connections (a new array every render): one chat, failover to the second, a send through it", TEST, async () => {
+  // a loopback port nobody listens on (a server's, closed)
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise((resolve) => closed.close(resolve));
+  const { page, problems, sessionId, made } = await mountApp("/dev/react.html", `&twoUrls=${encodeURIComponent(dead)}`);
+  try {
+    const mine = (what: string) => made.filter((r) => r === what).length;
+    // the array's identity changes on every render; the chat opened once (StrictMode included)
+    assert.deepEqual(
+      { createSession: mine("POST /sessions/"), stream: mine(`GET /sessions/${sessionId}/stream`), history: mine(`GET /sessions/${sessionId}/messages`) },
+      { createSession: 1, stream: 1, history: 1 },
+      made.join("\n"),
+    );
+    const sent = requests.length;
+    const shown = await sendAndSettle(page, sessionId, "hello two");
+    assert.equal(requests.slice(sent).filter((r) => r === "POST /chat/").length, 1, "one POST /chat/");
+    assert.deepEqual(comparable(shown.messages), comparable(await stored(service!, sessionId)));
+    assert.deepEqual(texts(shown.messages[1]), ["You said: hello two"]);
+    // the refused connections are the only console errors
+    assert.deepEqual(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to fetch|CORS/.test(p)), []);
+  } finally {
+    await page.close();
+  }
+});
+
 // A reply of ~1,000 events, 1 ms apart: each arrives in its own network chunk. useChat's
 // default throttle (16 ms, about a frame) bounds the renders of such a burst; 50 ms fewer.
 const bursts = [
