@@ -794,6 +794,9 @@ export class Chat {
         // stored one is whole
         this.#insert(m);
         this.#partial.delete(m.id);
+        // at rest it is over: not in flight (no wait for the watchdog)
+        const now = this.#session.get(m.id);
+        if (!page.isRunning && now !== undefined) this.#settled.set(m.id, now);
       }
     }
     if (!page.isRunning) {

@@ -284,6 +284,26 @@ test("a reconnect after more than 1,000 events went by: the reply is marked part
   chat.close();
 });
 
+test("a reconnect after the reply ended and saved: ready at once, not when the watchdog asks", async () => {
+  const chat = await open({ statusPollMs: 30_000, retry: { initialMs: 100, maxMs: 300, attempts: 100 }, onError: () => {} });
+  await chat.send("long 300");
+  await until(() => (texts(lastReply(chat))[0]?.length ?? 0) > words(20).length, "20 words");
+  proxy.refuseStreams(true);
+  await proxy.dropStreams();
+  // out of reach until the run has ended and saved
+  for (;;) {
+    const page = await api(service, "GET", `/sessions/${chat.sessionId}/messages?agent_id=${service.agentId}`);
+    if (!page.is_running && page.messages.length === 2) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proxy.refuseStreams(false);
+  // the reload holds the whole reply (its REPLY_END never reached this page)
+  await until(() => chat.status === "ready", `ready after the reconnect (status ${chat.status})`, 5_000);
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat))[0], words(300));
+  chat.close();
+});
+
 test("a send during a run is busy (nothing sent); a send right at REPLY_END waits out the service's 409", async () => {
   const chat = await open();
   await chat.send("long 300");
