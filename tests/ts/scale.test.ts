@@ -102,6 +102,18 @@ async function settledStore(service: Service, chat: Chat): Promise<Json[]> {
   return assertStored(service, chat);
 }
 
+/** Polls the service's `/status` of a session through `base` until it is `want` (10 s at most). */
+async function untilStatus(service: Service, sessionId: string, base: string, want: string): Promise<void> {
+  const t0 = Date.now();
+  let status = "";
+  while (Date.now() - t0 < 10_000) {
+    status = (await api(service, "GET", `/sessions/${sessionId}/status?agent_id=${service.agentId}`, undefined, base)).status;
+    if (status === want) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(status, want);
+}
+
 const lastReply = (chat: Chat) => chat.messages.filter((m) => m.role === "assistant").at(-1);
 const textOf = (m: MsgJSON | Json | undefined) =>
   ((m?.content ?? []) as Json[]).filter((b) => b.type === "text").map((b) => b.text as string).join("");
@@ -145,7 +157,8 @@ test("a confirmation answered and an interrupt sent through the other instance",
   // the run parks on B
   await chat.send("confirm");
   await until(() => chat.status === "awaiting_input", "the confirmation");
-  assert.equal((await api(shared, "GET", `/sessions/${chat.sessionId}/status?agent_id=${shared.agentId}`, undefined, a)).status, "awaiting_permission");
+  // (the run still holds the session for a moment after REQUIRE_USER_CONFIRM, while it parks)
+  await untilStatus(shared, chat.sessionId, a, "awaiting_permission");
   // answered on A: the reply parked on B goes on there
   routed.posts = transport(shared, a);
   await chat.confirm(chat.pendingActions[0]!.toolCall.id, true);
