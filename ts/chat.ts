@@ -78,6 +78,12 @@ export interface AgentScopeTransportOptions {
   /** More headers for every request (e.g. an `Authorization` a proxy checks). */
   headers?: Record<string, string>;
   /**
+   * A request with no answer (its headers) for this long is given up, as a failed
+   * connection (a hung instance); ms, default 15,000; Infinity: never. The event stream's
+   * body is watched by the chat instead (`stallMs`).
+   */
+  timeoutMs?: number;
+  /**
    * More fields of the `POST /sessions/` body of a new session, e.g. its
    * `chat_model_config` (`{type, credential_id, model, parameters}`: the model is a setting
    * of the session, not of the agent, in agentscope 2.0.11) or `name`.
@@ -110,6 +116,7 @@ export class AgentScopeTransport implements ChatTransport {
   readonly #fetch: typeof fetch;
   readonly #headers: Record<string, string>;
   readonly #sessionBody: Record<string, unknown>;
+  readonly #timeoutMs: number;
 
   /** Throws `MsgError` (`invalid_argument`) for a missing option or a base URL that is not a URL. */
   constructor(options: AgentScopeTransportOptions) {
@@ -123,6 +130,9 @@ export class AgentScopeTransport implements ChatTransport {
     const list: readonly unknown[] = Array.isArray(baseUrl) ? baseUrl : [baseUrl];
     if (list.length === 0) throw new MsgError("invalid_argument", "AgentScopeTransport: baseUrl must name at least one URL");
     this.#bases = list.map((one) => {
+      if (typeof one !== "string" && !(one instanceof URL)) {
+        throw new MsgError("invalid_argument", "AgentScopeTransport: baseUrl must be a URL (a string or URL) or an array of them");
+      }
       let base: URL;
       try {
         // a path such as "/api" is read against the page's URL (a same-origin proxy)
@@ -159,6 +169,7 @@ export class AgentScopeTransport implements ChatTransport {
       throw new MsgError("invalid_argument", "AgentScopeTransport: session must be an object (fields of POST /sessions/)");
     }
     this.#sessionBody = { ...options.session };
+    this.#timeoutMs = number(options.timeoutMs, "timeoutMs", 15_000, 1, true, "AgentScopeTransport:");
   }
 
   /** The agent the sessions belong to. */
@@ -192,24 +203,44 @@ export class AgentScopeTransport implements ChatTransport {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
     for (let attempt = 1; ; attempt++) {
-      const url = `${this.baseUrl}${path}${params.size > 0 ? `?${params}` : ""}`;
+      const at = this.#current;
+      const url = `${this.#bases[at]}${path}${params.size > 0 ? `?${params}` : ""}`;
       const more = attempt < this.#bases.length;
+      // the next instance after this one failed (unless another request moved on already)
+      const next = () => {
+        if (this.#current === at) this.failover();
+      };
+      const timeout = new AbortController();
+      // the caller's signal goes on aborting the response's body after the headers came
+      const both = signal === undefined ? timeout.signal : anySignal(signal, timeout.signal);
+      const timer = this.#timeoutMs === Infinity ? undefined : setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs);
       try {
-        response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        if (signal?.aborted) throw signal.reason;
+        response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: both });
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
-        const unsent = neverConnected(e);
+        const timedOut = timeout.signal.reason === TIMED_OUT;
+        const unsent = !timedOut && neverConnected(e);
         if (more && (unsent || retry === "any")) {
-          this.failover();
+          next();
           continue;
         }
-        const what = unsent ? "the service could not be reached" : "the connection failed before an answer";
-        throw new MsgError("service_unavailable", `${method} ${path}: ${what} (${describe(e)})`);
+        const what = unsent ? "the service could not be reached" : timedOut ? `no answer in ${this.#timeoutMs} ms` : "the connection failed before an answer";
+        throw new MsgError("service_unavailable", `${method} ${path}: ${what}${timedOut ? "" : ` (${describe(e)})`}`);
+      } finally {
+        clearTimeout(timer); // (only the wait for the headers is timed)
       }
-      if (more && retry === "any" && (response.status === 502 || response.status === 503 || response.status === 504)) {
-        void response.body?.cancel().catch(() => {});
-        this.failover();
-        continue;
+      if (response.status === 502 || response.status === 503 || response.status === 504) {
+        if (more && retry === "any") {
+          void response.body?.cancel().catch(() => {});
+          next();
+          continue;
+        }
+        if (retry === "unsent") {
+          // a gateway's answer: the request may have reached the service or not
+          void response.body?.cancel().catch(() => {});
+          throw new MsgError("service_unavailable", `${method} ${path}: HTTP ${response.status} from a gateway (the request may have been applied)`, { status: response.status });
+        }
       }
       break;
     }
@@ -284,6 +315,21 @@ export class AgentScopeTransport implements ChatTransport {
   }
 }
 
+/** A signal that aborts when either does: `AbortSignal.any` (node 20.3, every current browser), else linked by hand. */
+function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, [a, b]);
+  const both = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) both.abort(s.reason);
+    else s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  }
+  return both.signal;
+}
+
+/** The abort reason of a request past `timeoutMs`. */
+const TIMED_OUT = Symbol("timed out");
+
 /** The system error codes of a connection that was never made (the request was not sent). */
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
 
@@ -314,7 +360,8 @@ function describe(error: unknown): string {
  * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
  * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
  * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
- * `error` (see `error`; a failed run, or a lost service after the reconnect attempts),
+ * `error` (see `error`; a failed run, a run lost with its instance (`run_lost`), or a lost
+ * service after the reconnect attempts),
  * `closed`.
  */
 export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
@@ -354,8 +401,10 @@ export interface ChatOptions {
   /**
    * A reply with no event for this long while the service still says `running` is taken
    * as lost (the instance running it went away: the service keeps the session locked for
-   * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error`, error
-   * `run_lost`. An event for it later takes that back. ms, default 120,000; Infinity: never.
+   * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error` (or
+   * `submitted` while a message of this chat waits behind it), error `run_lost`. An event
+   * for it later takes that back; the chat keeps asking the service until it is free.
+   * ms, default 120,000; Infinity: never.
    */
   lostRunMs?: number;
   /** Speaker name of user turns sent as text (default `"user"`). */
@@ -426,10 +475,10 @@ const MAX_RESENDS = 2;
 const MAX_DELAY = 2 ** 31 - 1;
 
 /** A chat option in ms (or a count): `fallback` when absent; `invalid_argument` outside `min`…2^31 - 1 (Infinity where `infinite`). */
-function number(value: unknown, name: string, fallback: number, min = 0, infinite = false): number {
+function number(value: unknown, name: string, fallback: number, min = 0, infinite = false, what = "chat option"): number {
   if (value === undefined) return fallback;
   const ok = typeof value === "number" && value >= min && (value <= MAX_DELAY || (infinite && value === Infinity));
-  if (!ok) throw new MsgError("invalid_argument", `chat option ${name} must be a number from ${min} to ${MAX_DELAY}${infinite ? " (or Infinity)" : ""}`);
+  if (!ok) throw new MsgError("invalid_argument", `${what} ${name} must be a number from ${min} to ${MAX_DELAY}${infinite ? " (or Infinity)" : ""}`);
   return value as number;
 }
 
@@ -483,7 +532,7 @@ export class Chat {
    * sent, and whether a run after it is over (a reply that came after it ended, or the
    * watchdog found the service idle)
    */
-  #posted = new Map<MsgJSON, { replies: number; over: boolean }>();
+  #posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean }>();
   /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
   #serviceRunning = false;
   #diagnostics: Diagnostic[] = [];
@@ -502,6 +551,7 @@ export class Chat {
    * one that is not their REPLY_START means the replay did not hold the whole reply
    */
   #unchecked = new Set<string>();
+  #uncheckedFrames = 0;
   #watch: ReturnType<typeof setInterval> | undefined;
   #refreshing: Promise<void> | undefined;
   #listeners = new Set<() => void>();
@@ -802,12 +852,26 @@ export class Chat {
     if (!page.isRunning) {
       // at rest, what the store lacks was dropped by the service: a turn whose run is
       // over (stopped before it saved), a reply it never stored
+      let dropped = 0;
       for (const [msg, posted] of this.#posted) {
         if (this.#historyIds.has(msg.id)) this.#posted.delete(msg);
         else if (posted.over) {
           this.#posted.delete(msg);
           this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
+          if (!posted.stopped) dropped += 1;
         }
+      }
+      if (dropped > 0 && !this.#fatal) {
+        // not stopped, yet not stored: its run died with its instance (or never ran)
+        this.#error = new MsgError(
+          "run_lost",
+          `${dropped === 1 ? "a message was" : `${dropped} messages were`} not stored: the run it started is over without saving (its instance likely went away); send it again`,
+        );
+      }
+      // a reply streamed whose run is over without an end, that the store lacks (a dead
+      // run's events replayed from the log): not shown
+      for (const id of this.#tailReplies) {
+        if (!this.#historyIds.has(id) && this.#session.get(id) !== undefined && !this.#session.isEnded(id)) this.#hidden.add(id);
       }
       for (const id of this.#partial) {
         if (!this.#historyIds.has(id)) this.#hidden.add(id);
@@ -910,7 +974,13 @@ export class Chat {
           this.#error = this.#fatal ? this.#error : null;
           this.#changed();
           this.#session.restartStream();
-          this.#unchecked = new Set(this.#session.getSnapshot().messages.filter((m) => !this.#session.isEnded(m.id)).map((m) => m.id));
+          this.#unchecked = new Set(
+            this.#session
+              .getSnapshot()
+              .messages.filter((m) => !this.#session.isEnded(m.id) && !this.#historyIds.has(m.id) && !this.#hidden.has(m.id) && this.#settled.get(m.id) !== m)
+              .map((m) => m.id),
+          );
+          this.#uncheckedFrames = 0;
           reader = response.body.getReader();
           arm();
           for (;;) {
@@ -982,7 +1052,8 @@ export class Chat {
 
   /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
   #feedPiece(piece: Uint8Array): number {
-    if (this.#unchecked.size > 0) this.#checkReplay(piece);
+    // (the replay comes first: a reply not met in its first 5,000 frames is left alone)
+    if (this.#unchecked.size > 0 && ++this.#uncheckedFrames <= 5_000) this.#checkReplay(piece);
     let good = 0;
     let step = () => this.#session.feed(piece);
     for (let guard = 0; guard < 1_000_000; guard++) {
@@ -1133,6 +1204,8 @@ export class Chat {
     let replies = 0;
     for (const m of this.#session.getSnapshot().messages) {
       if (!this.#tailReplies.has(m.id) || this.#session.isEnded(m.id) || this.#lost.has(m.id) || findPending(m).length > 0) continue;
+      // stored, or found over: not this run's
+      if (this.#historyIds.has(m.id) || this.#settled.get(m.id) === m || this.#hidden.has(m.id)) continue;
       this.#lost.set(m.id, m);
       replies += 1;
     }
@@ -1148,7 +1221,7 @@ export class Chat {
       "run_lost",
       `${what} ${quiet} s while the service still says it runs (the instance running it is likely gone). ` +
         "The service never stores that partial reply, and frees the session when the run's lock expires, at most 10 minutes after the instance went away; " +
-        (waiting ? "this message runs then." : "a message sent now runs then (or ask the operator to restart that instance)."),
+        (waiting ? "this message runs then." : "a message sent now runs then (an operator can free it at once: delete the Redis key agentscope:session:lock:<session id>)."),
     );
     this.#runLost = true;
     this.#serviceRunning = false;
@@ -1169,7 +1242,8 @@ export class Chat {
   async #checkRun(): Promise<void> {
     if (this.#closed || !this.#connected || this.#posting > 0) return;
     const snapshot = this.getSnapshot();
-    if (snapshot.status !== "streaming" && snapshot.status !== "submitted") return;
+    // (while a run is taken as lost, until the service is free again)
+    if (snapshot.status !== "streaming" && snapshot.status !== "submitted" && !this.#runLost) return;
     if (Date.now() - this.#lastEvent < this.#options.statusPollMs) return;
     this.#lastEvent = Date.now();
     let status: ServiceStatus;
@@ -1233,6 +1307,9 @@ export class Chat {
     this.#tail.push({ kind: "user", msg });
     this.#submit = { kind: "send", replies: this.#tailReplies.size };
     this.#runError = false;
+    // the session may be held by a run that is not this one (a lost run's lock)
+    const held = this.#runLost || this.#serviceRunning;
+    const wasLost = this.#runLost;
     this.#clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
@@ -1242,12 +1319,16 @@ export class Chat {
         // stored, or a run holds the session (this chat was idle when it sent)
         const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
         if (page.messages.some((m) => m?.id === msg.id)) return true;
-        return (await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })) !== "idle";
+        const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
+        // held by another run before: a run now may not be this message's, so nobody can tell
+        if (held && status !== "idle") throw new MsgError("service_unavailable", "cannot tell whether the message was taken");
+        return status !== "idle";
       });
       this.#posted.set(msg, { replies, over: false });
     } catch (e) {
       this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
       this.#submit = null;
+      this.#runLost ||= wasLost; // still held by the lost run
       if (e instanceof MsgError) this.#fail(e);
       throw e;
     }
@@ -1387,7 +1468,14 @@ export class Chat {
     this.#open();
     const status = this.status;
     if (status !== "streaming" && status !== "submitted" && status !== "awaiting_input") return;
+    for (const posted of this.#posted.values()) posted.stopped = true;
     await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+    if (this.#submit?.kind === "send" && this.#runLost) {
+      // a message waiting behind a lost run's lock: the interrupt cancels it
+      for (const posted of this.#posted.values()) posted.over = true;
+      this.#submit = null;
+      this.#changed();
+    }
   }
 
   /** After status `error` from a lost service: tries the stream again (resets the attempts). */

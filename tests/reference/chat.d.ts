@@ -83,6 +83,12 @@ export interface AgentScopeTransportOptions {
     /** More headers for every request (e.g. an `Authorization` a proxy checks). */
     headers?: Record<string, string>;
     /**
+     * A request with no answer (its headers) for this long is given up, as a failed
+     * connection (a hung instance); ms, default 15,000; Infinity: never. The event stream's
+     * body is watched by the chat instead (`stallMs`).
+     */
+    timeoutMs?: number;
+    /**
      * More fields of the `POST /sessions/` body of a new session, e.g. its
      * `chat_model_config` (`{type, credential_id, model, parameters}`: the model is a setting
      * of the session, not of the agent, in agentscope 2.0.11) or `name`.
@@ -143,7 +149,8 @@ export declare class AgentScopeTransport implements ChatTransport {
  * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
  * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
  * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
- * `error` (see `error`; a failed run, or a lost service after the reconnect attempts),
+ * `error` (see `error`; a failed run, a run lost with its instance (`run_lost`), or a lost
+ * service after the reconnect attempts),
  * `closed`.
  */
 export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
@@ -185,8 +192,10 @@ export interface ChatOptions {
     /**
      * A reply with no event for this long while the service still says `running` is taken
      * as lost (the instance running it went away: the service keeps the session locked for
-     * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error`, error
-     * `run_lost`. An event for it later takes that back. ms, default 120,000; Infinity: never.
+     * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error` (or
+     * `submitted` while a message of this chat waits behind it), error `run_lost`. An event
+     * for it later takes that back; the chat keeps asking the service until it is free.
+     * ms, default 120,000; Infinity: never.
      */
     lostRunMs?: number;
     /** Speaker name of user turns sent as text (default `"user"`). */

@@ -194,6 +194,11 @@ test("connection refused: every request goes to the next instance at once", asyn
   assert.equal(textOf(lastReply(chat)), "You said: hello over there");
   assert.equal(chat.messages.length, 2);
   chat.close();
+  // requests failing at once on the dead one move on once, not once each (which would land back on it)
+  const many = transport(shared, [gone.url, shared.urls[1]!]);
+  const statuses = await Promise.all([1, 2, 3, 4].map(() => many.status(chat.sessionId)));
+  assert.deepEqual(statuses, ["idle", "idle", "idle", "idle"]);
+  assert.equal(many.baseUrl, shared.urls[1]);
 });
 
 test("a send whose connection breaks is checked on the other instance, never applied twice", async () => {
@@ -266,6 +271,12 @@ test("instance A, serving the stream, hangs (SIGSTOP) mid-reply: the stalled str
     await assertStored(service, chat, b);
     assert.equal(textOf(lastReply(chat)), words(800));
     chat.close();
+    // a request to the hung instance is given up after timeoutMs and goes to the next
+    const hung = new AgentScopeTransport({ baseUrl: [a, b], userId: service.userId, agentId: service.agentId, timeoutMs: 1000 });
+    assert.equal(await hung.status(chat.sessionId), "idle");
+    assert.equal(hung.baseUrl, b);
+    const alone = new AgentScopeTransport({ baseUrl: a, userId: service.userId, agentId: service.agentId, timeoutMs: 500 });
+    await assert.rejects(alone.status(chat.sessionId), (e: MsgError) => e.code === "service_unavailable" && /no answer in 500 ms/.test(e.message));
   } finally {
     process.kill(service.pids[0]!, "SIGCONT");
   }
@@ -314,6 +325,48 @@ test("the instance running the reply is killed: the client shows it interrupted,
   assert.ok(!chat.messages.some((m) => m.id === lost.id));
   assert.equal(chat.error, null);
   chat.close();
+});
+
+test("after a lost run: a send that cannot be checked is refused, the session freed clears run_lost, a new page does not show the dead reply", async () => {
+  const service = await cluster();
+  const [a, b] = service.urls as [string, string];
+  const proxy = await startProxy(a);
+  try {
+    const routed = new Routed(transport(service, a), transport(service, b));
+    const chat = await open(routed, { lostRunMs: 2000 });
+    await chat.send("long 3000");
+    await until(() => wordsShown(chat) >= 100, "100 words from B");
+    const lost = lastReply(chat)!.id;
+    process.kill(service.pids[1]!, "SIGKILL");
+    await until(() => chat.error?.code === "run_lost", "run_lost", 30_000);
+
+    // the session is held by the dead run: a send whose connection broke cannot be checked
+    routed.posts = transport(service, proxy.url);
+    proxy.breakNextPost("before");
+    await assert.rejects(chat.send("hello while held"), (e: MsgError) => e.code === "service_unavailable");
+    assert.ok(!chat.messages.some((m) => textOf(m) === "hello while held"), "the turn is taken back");
+
+    // the lease ends: the chat sees the service free, drops the reply it never stored
+    const lockKey = `agentscope:session:lock:${chat.sessionId}`;
+    assert.equal(await redisCommand(service.redis!.port, "DEL", lockKey), ":1");
+    await until(() => chat.status === "ready" && !chat.messages.some((m) => m.id === lost), `the chat at rest (status ${chat.status})`, 20_000);
+    const kept = await assertStored(service, chat, a);
+    // what the service kept of the dead run: the user's turn, no reply
+    assert.deepEqual(kept.map((m) => [m.role, textOf(m)]), [["user", "long 3000"]]);
+    assert.equal(chat.error?.code, "service_unavailable"); // (the refused send's)
+
+    // a new page: the log replays the dead run's events; they are not shown once the service is found idle
+    const fresh = await open(transport(service, a), { sessionId: chat.sessionId, statusPollMs: 300 });
+    await assertStored(service, fresh, a);
+    assert.ok(!fresh.messages.some((m) => m.id === lost));
+    await fresh.send("hello again");
+    await assertStored(service, fresh, a);
+    assert.equal(textOf(lastReply(fresh)), "You said: hello again");
+    chat.close();
+    fresh.close();
+  } finally {
+    await proxy.close();
+  }
 });
 
 test("a reconnect past the replay log on Redis (trimmed to about 1,000 events): the reply ends equal to the stored one", async () => {
