@@ -719,7 +719,10 @@ def _supervise(args: argparse.Namespace, tmp: str, stop: Any) -> int:
             if redis_proc.poll() is not None:
                 log.error("redis-server exited (%s)", redis_proc.returncode)
                 return 1
-            # an instance that exits (a test kills one) leaves the others up
+            # an instance that exits (a test kills one) leaves the others up;
+            # poll() reaps it (no zombie)
+            for child in children:
+                child.poll()
         return 0
     finally:
         for child in children:

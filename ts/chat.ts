@@ -468,6 +468,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** How long after a failed `POST /chat/` the chat asks the service whether it was applied (its run takes the session lock within milliseconds). */
 const VERIFY_MS = 1000;
+/** How long the check of a failed send waits for the session to be idle or the message stored, ms. */
+const VERIFY_WAIT_MS = 10_000;
 /** How many times a `POST /chat/` whose connection failed is sent again (each after a check). */
 const MAX_RESENDS = 2;
 
@@ -1307,8 +1309,6 @@ export class Chat {
     this.#tail.push({ kind: "user", msg });
     this.#submit = { kind: "send", replies: this.#tailReplies.size };
     this.#runError = false;
-    // the session may be held by a run that is not this one (a lost run's lock)
-    const held = this.#runLost || this.#serviceRunning;
     const wasLost = this.#runLost;
     this.#clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
     this.#error = this.#fatal ? this.#error : null;
@@ -1316,13 +1316,20 @@ export class Chat {
     const replies = this.#tailReplies.size;
     try {
       await this.#post(msg, async () => {
-        // stored, or a run holds the session (this chat was idle when it sent)
-        const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
-        if (page.messages.some((m) => m?.id === msg.id)) return true;
-        const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
-        // held by another run before: a run now may not be this message's, so nobody can tell
-        if (held && status !== "idle") throw new MsgError("service_unavailable", "cannot tell whether the message was taken");
-        return status !== "idle";
+        // A run stores its user message as it starts. Stored: applied. Idle and not stored:
+        // not applied. Held (by this message's run about to store it, or by another run:
+        // one saving, or one whose instance died with its lock) and not stored: asked
+        // again until VERIFY_WAIT_MS, then nobody can tell.
+        const stored = async () => (await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === msg.id);
+        const t0 = Date.now();
+        for (;;) {
+          if (await stored()) return true;
+          if ((await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })) === "idle") return stored();
+          if (Date.now() - t0 >= VERIFY_WAIT_MS || this.#closed) {
+            throw new MsgError("service_unavailable", "cannot tell whether the message was taken");
+          }
+          await sleep(250, this.#lifetime.signal);
+        }
       });
       this.#posted.set(msg, { replies, over: false });
     } catch (e) {
@@ -1362,8 +1369,12 @@ export class Chat {
             let done: boolean;
             try {
               done = await applied();
-            } catch {
-              throw e;
+            } catch (c) {
+              if (!(c instanceof MsgError) || c.code !== "service_unavailable" || this.#closed) throw e;
+              throw new MsgError(
+                "service_unavailable",
+                `${e.message}; then ${c.message}${/cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s): it may still run once the session is free, so wait for the chat before sending it again` : ""}`,
+              );
             }
             if (done) return;
             continue;

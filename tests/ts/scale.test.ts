@@ -369,6 +369,27 @@ test("after a lost run: a send that cannot be checked is refused, the session fr
   }
 });
 
+test("a send whose connection broke while another run holds the session (a dead run's lock) is refused after 10 s, never taken for applied", async () => {
+  const [a, b] = shared.urls as [string, string];
+  const proxy = await startProxy(a);
+  try {
+    const chat = await open(transport(shared, [proxy.url, b]));
+    // the lock a run leaves when its instance dies while it holds it
+    const lockKey = `agentscope:session:lock:${chat.sessionId}`;
+    assert.equal(await redisCommand(shared.redis!.port, "SET", lockKey, "a-dead-run", "EX", "120"), "+OK");
+    proxy.breakNextPost("before");
+    const t0 = Date.now();
+    await assert.rejects(chat.send("hello behind a lock"), (e: MsgError) => e.code === "service_unavailable" && /cannot tell whether the message was taken/.test(e.message) && /wait for the chat before sending it again/.test(e.message));
+    assert.ok(Date.now() - t0 >= 10_000, "asked for 10 s");
+    assert.deepEqual(chat.messages, []);
+    assert.equal(await redisCommand(shared.redis!.port, "DEL", lockKey), ":1");
+    assert.deepEqual(await settledStore(shared, chat), []);
+    chat.close();
+  } finally {
+    await proxy.close();
+  }
+});
+
 test("a reconnect past the replay log on Redis (trimmed to about 1,000 events): the reply ends equal to the stored one", async () => {
   const [a, b] = shared.urls as [string, string];
   const proxy = await startProxy(a);
