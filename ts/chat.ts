@@ -79,8 +79,9 @@ export interface AgentScopeTransportOptions {
   headers?: Record<string, string>;
   /**
    * A request with no answer (its headers) for this long is given up, as a failed
-   * connection (a hung instance); ms, default 15,000; Infinity: never. The event stream's
-   * body is watched by the chat instead (`stallMs`).
+   * connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
+   * stream: the chat watches it (`stallMs`; a proxy may hold an idle stream's headers
+   * until the first heartbeat).
    */
   timeoutMs?: number;
   /**
@@ -213,7 +214,8 @@ export class AgentScopeTransport implements ChatTransport {
       const timeout = new AbortController();
       // the caller's signal goes on aborting the response's body after the headers came
       const both = signal === undefined ? timeout.signal : anySignal(signal, timeout.signal);
-      const timer = this.#timeoutMs === Infinity ? undefined : setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs);
+      const timed = this.#timeoutMs !== Infinity && !path.endsWith("/stream");
+      const timer = timed ? setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs) : undefined;
       try {
         if (signal?.aborted) throw signal.reason;
         response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: both });

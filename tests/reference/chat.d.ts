@@ -84,8 +84,9 @@ export interface AgentScopeTransportOptions {
     headers?: Record<string, string>;
     /**
      * A request with no answer (its headers) for this long is given up, as a failed
-     * connection (a hung instance); ms, default 15,000; Infinity: never. The event stream's
-     * body is watched by the chat instead (`stallMs`).
+     * connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
+     * stream: the chat watches it (`stallMs`; a proxy may hold an idle stream's headers
+     * until the first heartbeat).
      */
     timeoutMs?: number;
     /**
