@@ -769,7 +769,9 @@ def main() -> int:
     def _interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    tmp = tempfile.mkdtemp(prefix="agentscope-service-")
+    # an instance of --redis keeps nothing of its own (the supervisor's folder holds
+    # the workspaces), so a killed one leaves nothing behind
+    tmp = "" if args.no_setup else tempfile.mkdtemp(prefix="agentscope-service-")
     if args.redis:
         import threading
 
@@ -790,7 +792,8 @@ def main() -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1373,9 +1373,10 @@ export class Chat {
               done = await applied();
             } catch (c) {
               if (!(c instanceof MsgError) || c.code !== "service_unavailable" || this.#closed) throw e;
+              const held = /cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s)` : " (the check failed: whether it was taken is unknown)";
               throw new MsgError(
                 "service_unavailable",
-                `${e.message}; then ${c.message}${/cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s): it may still run once the session is free, so wait for the chat before sending it again` : ""}`,
+                `${e.message}; then ${c.message}${held}: it may still run once the session is free, so wait for the chat before sending it again`,
               );
             }
             if (done) return;
