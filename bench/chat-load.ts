@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { AgentScopeTransport, Chat, type ChatTransport } from "../pkg/dist/chat.js";
 import type { MsgJSON } from "../pkg/dist/index.js";
 import { nullRecordingVolatiles, thaw, type Json } from "../tests/ts/helpers.ts";
-import { peakRssKiB, startService, type Service } from "../tests/ts/service.ts";
+import { peakRssKiB, Routed, startService, type Service } from "../tests/ts/service.ts";
 
 // ---------------------------------------------------------------- options
 const argv = process.argv.slice(2);
@@ -154,23 +154,6 @@ function countingFetch(client: Client): typeof fetch {
     const body = response.body.pipeThrough(scanner(client, drop));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-}
-
-/** The stream and the reads through `reads`, the inputs through `posts` (as in tests/ts/scale.test.ts). */
-class Routed implements ChatTransport {
-  constructor(
-    public reads: AgentScopeTransport,
-    public posts: AgentScopeTransport,
-  ) {}
-  createSession: ChatTransport["createSession"] = (o) => this.posts.createSession(o);
-  history: ChatTransport["history"] = (sid, o) => this.reads.history(sid, o);
-  stream: ChatTransport["stream"] = (sid, o) => this.reads.stream(sid, o);
-  chat: ChatTransport["chat"] = (sid, input, o) => this.posts.chat(sid, input, o);
-  interrupt: ChatTransport["interrupt"] = (sid, o) => this.posts.interrupt(sid, o);
-  status: ChatTransport["status"] = (sid, o) => this.reads.status(sid, o);
-  failover(): void {
-    this.reads.failover();
-  }
 }
 
 // ---------------------------------------------------------------- helpers

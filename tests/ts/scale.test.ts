@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import { AgentScopeTransport, Chat, type ChatOptions, type ChatTransport } from "../../pkg/dist/chat.js";
 import type { MsgError, MsgJSON } from "../../pkg/dist/index.js";
 import { nullRecordingVolatiles, thaw, type Json } from "./helpers.ts";
-import { api, redisCommand, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
+import { api, redisCommand, Routed, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
 
 const ENV = { AGENTSCOPE_SERVICE_DELAY_MS: "5", AGENTSCOPE_SERVICE_SLOW_MS: "300" };
 let shared: Service;
@@ -39,27 +39,6 @@ async function cluster(): Promise<Service> {
 
 function transport(service: Service, baseUrl: string | string[]): AgentScopeTransport {
   return new AgentScopeTransport({ baseUrl, userId: service.userId, agentId: service.agentId, session: { chat_model_config: service.info.chat_model_config } });
-}
-
-/**
- * A transport that sends the event stream and the reads through `reads` and the inputs
- * (`POST /chat/`, the interrupt) through `posts`, which a test may swap mid-way: "the
- * stream on A, the chat on B".
- */
-class Routed implements ChatTransport {
-  constructor(
-    public reads: AgentScopeTransport,
-    public posts: AgentScopeTransport,
-  ) {}
-  createSession: ChatTransport["createSession"] = (o) => this.posts.createSession(o);
-  history: ChatTransport["history"] = (sid, o) => this.reads.history(sid, o);
-  stream: ChatTransport["stream"] = (sid, o) => this.reads.stream(sid, o);
-  chat: ChatTransport["chat"] = (sid, input, o) => this.posts.chat(sid, input, o);
-  interrupt: ChatTransport["interrupt"] = (sid, o) => this.posts.interrupt(sid, o);
-  status: ChatTransport["status"] = (sid, o) => this.reads.status(sid, o);
-  failover(): void {
-    this.reads.failover();
-  }
 }
 
 async function open(how: ChatTransport, options: ChatOptions = {}): Promise<Chat> {

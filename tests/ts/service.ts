@@ -4,6 +4,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
 import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AgentScopeTransport, ChatTransport } from "../../pkg/dist/chat.js";
 import { startAgentScopeService } from "../../web-demo/server.mjs";
 import type { Json } from "./helpers.ts";
 
@@ -241,5 +242,26 @@ export function peakRssKiB(pid: number): number | undefined {
     return m ? Number(m[1]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A transport that sends the event stream and the reads through `reads` and the inputs
+ * (`POST /chat/`, the interrupt, `POST /sessions/`) through `posts`, which a test may swap
+ * mid-way: "the stream on A, the chat on B".
+ */
+export class Routed implements ChatTransport {
+  constructor(
+    public reads: AgentScopeTransport,
+    public posts: AgentScopeTransport,
+  ) {}
+  createSession: ChatTransport["createSession"] = (o) => this.posts.createSession(o);
+  history: ChatTransport["history"] = (sid, o) => this.reads.history(sid, o);
+  stream: ChatTransport["stream"] = (sid, o) => this.reads.stream(sid, o);
+  chat: ChatTransport["chat"] = (sid, input, o) => this.posts.chat(sid, input, o);
+  interrupt: ChatTransport["interrupt"] = (sid, o) => this.posts.interrupt(sid, o);
+  status: ChatTransport["status"] = (sid, o) => this.reads.status(sid, o);
+  failover(): void {
+    this.reads.failover();
   }
 }
