@@ -74,10 +74,18 @@ export class MsgError extends Error {
 }
 
 let ready = false;
+/** Why the zero-config load failed where it may not throw at import (`load.ts`). */
+let failure: MsgError | undefined;
 
 /** Called once the .wasm is instantiated (`load.ts`). */
 export function markReady(): void {
   ready = true;
+  failure = undefined;
+}
+
+/** Keeps the zero-config load's failure for the first call to throw (`load.ts`). */
+export function markFailed(error: MsgError): void {
+  failure = error;
 }
 
 /**
@@ -87,6 +95,7 @@ export function markReady(): void {
  */
 export function call<T>(f: () => T): T {
   if (!ready) {
+    if (failure !== undefined) throw new MsgError(failure.code, failure.message);
     throw new MsgError(
       "not_initialized",
       "agentscope-message is not loaded yet: await init() from agentscope-message/init first",

@@ -2,7 +2,7 @@
 // the zero-config import in node. Both mark the package ready (`errors.ts`).
 import initWasm, { initSync, type InitInput, type InitOutput } from "./wasm/agentscope_message.js";
 import { defaultWasm } from "#wasm";
-import { MsgError, markReady } from "./errors.js";
+import { MsgError, markFailed, markReady } from "./errors.js";
 
 /**
  * Where {@link init} gets the .wasm: a URL to fetch (`string` or `URL`), its bytes
@@ -47,19 +47,35 @@ export function init(source?: WasmSource | Promise<WasmSource>): Promise<void> {
 }
 
 /**
- * Instantiates the .wasm synchronously (the zero-config import in node) from the bytes
- * `read` returns. Throws `MsgError` `init_failed` (e.g. ENOENT in a bundle that moved the
- * package's files).
+ * Instantiates the .wasm synchronously (the zero-config import in node and Bun) from the
+ * bytes or the compiled module `read` returns. Throws `MsgError` `init_failed` (e.g.
+ * ENOENT in a bundle that moved the package's files).
  */
-export function initNow(read: () => ArrayBufferView): void {
+export function initNow(read: () => ArrayBufferView | object): void {
   if (loaded) return;
   try {
-    wasmExports = initSync({ module: read() as Uint8Array<ArrayBuffer> });
+    const input = adopt(read());
+    if (input instanceof WebAssembly.Module) checkOurs(input);
+    wasmExports = initSync({ module: input as Uint8Array<ArrayBuffer> });
   } catch (e) {
     throw loadError(e);
   }
   loaded = true;
   markReady();
+}
+
+/**
+ * Instantiates a compiled module synchronously (the zero-config import in Cloudflare
+ * Workers and Next.js Edge routes). Never throws: a failure is kept, and every call
+ * before a successful {@link init} throws it (`init_failed`). (`module` is typed loosely,
+ * as {@link WasmSource} is, for projects without the DOM library.)
+ */
+export function initLater(module: object): void {
+  try {
+    initNow(() => module);
+  } catch (e) {
+    markFailed(e as MsgError);
+  }
 }
 
 /**
@@ -75,7 +91,26 @@ async function compileOurs(source: unknown): Promise<WebAssembly.Module> {
     if (!input.ok) throw new Error(`HTTP ${input.status} ${input.statusText}`.trim());
     input = await input.arrayBuffer();
   }
+  input = adopt(input);
   const module = input instanceof WebAssembly.Module ? input : await WebAssembly.compile(input as Uint8Array<ArrayBuffer>);
+  return checkOurs(module);
+}
+
+/**
+ * A compiled module made in another realm (Next.js runs Edge routes in a sandbox and
+ * hands them modules compiled outside it) fails the glue's `instanceof
+ * WebAssembly.Module`, and the glue would then try to compile it as bytes. The engine
+ * takes such a module as it is (its checks are not by prototype), so give it this
+ * realm's prototype.
+ */
+function adopt<T>(input: T): T {
+  if (!(input instanceof WebAssembly.Module) && Object.prototype.toString.call(input) === "[object WebAssembly.Module]") {
+    Object.setPrototypeOf(input, WebAssembly.Module.prototype);
+  }
+  return input;
+}
+
+function checkOurs(module: WebAssembly.Module): WebAssembly.Module {
   if (!WebAssembly.Module.exports(module).some((e) => e.name === "msghandle_appendEvent")) {
     throw new Error("the module is not this package's .wasm (it has no msghandle_appendEvent export)");
   }
@@ -89,6 +124,12 @@ function loadError(e: unknown): MsgError {
   if (/magic word.*3c/i.test(reason)) {
     hint = " (an HTML page was served instead of the .wasm: a dev server's fallback? With Vite before 8, " +
       'set optimizeDeps: { exclude: ["agentscope-message"] })';
+  } else if (/Requires read access/.test(reason)) {
+    hint = " (Deno: the package reads its .wasm as it is imported; run with --allow-read, or only that file: " +
+      "--allow-read=<the path above>)";
+  } else if (/code generation disallowed|Dynamic Code Evaluation|WebAssembly\.compile\(\) is not allowed/i.test(reason)) {
+    hint = " (this runtime refuses to compile .wasm bytes: pass init() a compiled WebAssembly.Module, such as the " +
+      "one a `agentscope_message_bg.wasm?module` import gives)";
   } else if (reason.includes("ENOENT")) {
     hint = " (a bundle that inlined the package looks for the .wasm in wasm/ next to it: keep agentscope-message " +
       "external, or call init(bytes) from agentscope-message/init)";

@@ -1,3 +1,4 @@
 // The type of `#wasm` for the compiler (package.json maps `#wasm` to wasm-node.js in
-// node and to wasm-web.js elsewhere; this declares what both provide).
-export function defaultWasm(): Promise<Uint8Array> | undefined;
+// node, wasm-bun.js in Bun, wasm-module.js in Cloudflare Workers and Next.js Edge routes,
+// and to wasm-web.js elsewhere; this declares what they provide).
+export function defaultWasm(): Promise<Uint8Array> | object | undefined;

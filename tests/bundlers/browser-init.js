@@ -2,14 +2,9 @@
 // .wasm from its default location (next to the glue, or wherever the bundler emitted it).
 // A failed load is a MsgError the app catches: it shows it in <body data-result>.
 import { init, MsgError, Session } from "agentscope-message/init";
-import { rebuild } from "./rebuild.js";
+import { codeBeforeInit, rebuild } from "./rebuild.js";
 
-let beforeInit = "no error";
-try {
-  new Session();
-} catch (e) {
-  beforeInit = e instanceof MsgError ? e.code : String(e);
-}
+const beforeInit = codeBeforeInit(Session, MsgError);
 try {
   await init();
   const bytes = new Uint8Array(await (await fetch("/events.sse")).arrayBuffer());

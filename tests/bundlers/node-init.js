@@ -3,14 +3,9 @@
 // `init(readFileSync(pathOfTheWasm))`).
 import { readFileSync } from "node:fs";
 import { init, MsgError, Session } from "agentscope-message/init";
-import { rebuild } from "./rebuild.js";
+import { codeBeforeInit, rebuild } from "./rebuild.js";
 
-let beforeInit = "no error";
-try {
-  new Session();
-} catch (e) {
-  beforeInit = e instanceof MsgError ? e.code : String(e);
-}
+const beforeInit = codeBeforeInit(Session, MsgError);
 await init(readFileSync(new URL("./agentscope_message_bg.wasm", import.meta.url)));
 const bytes = new Uint8Array(readFileSync(process.argv[2]));
 console.log(JSON.stringify({ entry: "agentscope-message/init", beforeInit, ...rebuild(new Session(), bytes) }));

@@ -26,3 +26,13 @@ export function rebuild(session, bytes) {
   session.end();
   return { chunks, messages: session.messages.length, json: stable(session.messages[0]) };
 }
+
+/** What `new Session()` throws before `init()` (the explicit entry): its code. */
+export function codeBeforeInit(Session, MsgError) {
+  try {
+    new Session();
+    return "no error";
+  } catch (e) {
+    return e instanceof MsgError ? e.code : String(e);
+  }
+}

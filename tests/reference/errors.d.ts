@@ -39,6 +39,8 @@ export declare class MsgError extends Error {
 }
 /** Called once the .wasm is instantiated (`load.ts`). */
 export declare function markReady(): void;
+/** Keeps the zero-config load's failure for the first call to throw (`load.ts`). */
+export declare function markFailed(error: MsgError): void;
 /**
  * Runs `f`, turning an error thrown by the wasm core into a {@link MsgError}; before the
  * .wasm is loaded, throws `not_initialized` instead of calling it (every handle is made

@@ -22,8 +22,15 @@ export declare let wasmExports: InitOutput | undefined;
  */
 export declare function init(source?: WasmSource | Promise<WasmSource>): Promise<void>;
 /**
- * Instantiates the .wasm synchronously (the zero-config import in node) from the bytes
- * `read` returns. Throws `MsgError` `init_failed` (e.g. ENOENT in a bundle that moved the
- * package's files).
+ * Instantiates the .wasm synchronously (the zero-config import in node and Bun) from the
+ * bytes or the compiled module `read` returns. Throws `MsgError` `init_failed` (e.g.
+ * ENOENT in a bundle that moved the package's files).
  */
-export declare function initNow(read: () => ArrayBufferView): void;
+export declare function initNow(read: () => ArrayBufferView | object): void;
+/**
+ * Instantiates a compiled module synchronously (the zero-config import in Cloudflare
+ * Workers and Next.js Edge routes). Never throws: a failure is kept, and every call
+ * before a successful {@link init} throws it (`init_failed`). (`module` is typed loosely,
+ * as {@link WasmSource} is, for projects without the DOM library.)
+ */
+export declare function initLater(module: object): void;

@@ -17,7 +17,8 @@
 //   Vite 7, dev server         both entries                 blank page until optimizeDeps.exclude
 //   Vite 8, dev server         both entries                 none (its production build: react.test.ts)
 //   Next.js 16 (Turbopack)     both entries, client         none (a route handler on the server,
-//                              components and a route       client components prerendered at build)
+//                              components, a route and      two Edge routes, client components
+//                              two Edge routes              prerendered at build)
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,7 +33,7 @@ import { rollup, type RollupLog } from "rollup";
 import { createServer as createViteServer } from "vite";
 import { build as buildVite7, createServer as createVite7Server } from "vite-7";
 import webpack from "webpack";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, recordingFinalText, root } from "./helpers.ts";
 
 // Under target/ (git-ignored) so that the bundlers resolve from the repository's
 // node_modules by walking up; the package itself comes from the tarball, installed with
@@ -52,11 +53,7 @@ const sse = join(recording, "events.sse");
 const wasmFile = join(app, "node_modules/agentscope-message/dist/wasm/agentscope_message_bg.wasm");
 const CHUNK = 333; // tests/bundlers/rebuild.js
 const chunks = Math.ceil(readFileSync(sse).length / CHUNK);
-const expectedText = (() => {
-  const want = JSON.parse(readFileSync(join(recording, "final_msg.json"), "utf8"));
-  nullRecordingVolatiles(want);
-  return JSON.stringify(want);
-})();
+const expectedText = recordingFinalText(recording);
 
 let browser: Browser | undefined;
 let server: Server | undefined;
@@ -392,7 +389,7 @@ test("Vite 8, dev server: no configuration", async () => {
   }
 });
 
-test("Next.js 16 (Turbopack), production build: no configuration (a route handler; client components with either entry)", async () => {
+test("Next.js 16 (Turbopack), production build: no configuration (a route handler, two Edge routes; client components with either entry)", async () => {
   // tests/bundlers/next/ is the app router directory: a route handler (node) and two
   // client components, which `next build` also renders on the server
   cpSync(join(root, "tests/bundlers/next"), join(app, "app"), { recursive: true });
@@ -417,6 +414,16 @@ test("Next.js 16 (Turbopack), production build: no configuration (a route handle
     const { json: want, ...wanted } = rebuilt("agentscope-message");
     assert.equal(json, want);
     assert.deepEqual(result, wanted);
+    // the Edge routes (`runtime = "edge"`: no code generation from bytes; the .wasm comes
+    // as a module compiled outside the route's sandbox), with either entry
+    for (const [route, entry] of [["edge", "agentscope-message"], ["edge-init", "agentscope-message/init"]] as const) {
+      const response = await fetch(`${url}/api/${route}`, { method: "POST", body: readFileSync(sse) });
+      assert.equal(response.status, 200, await response.clone().text());
+      const { json: edgeJson, ...edgeResult } = (await response.json()) as Json;
+      const { json: edgeWant, ...edgeWanted } = rebuilt(entry);
+      assert.equal(edgeJson, edgeWant, route);
+      assert.deepEqual(edgeResult, edgeWanted, route);
+    }
     assert.match(assertPageRebuilt(await openPage(`${url}/`), "agentscope-message"), /^\/_next\/static\/media\/agentscope_message_bg\.[\w-]+\.wasm$/);
     assert.match(assertPageRebuilt(await openPage(`${url}/init`), "agentscope-message/init"), /^\/_next\/static\/media\/agentscope_message_bg\.[\w-]+\.wasm$/);
   } finally {

@@ -58,6 +58,14 @@ export function nullRecordingVolatiles(msg: Json): void {
   }
 }
 
+/** A recording's final_msg.json as wire JSON text, with its volatiles nulled (what the
+ * consumer apps of tests/bundlers/rebuild.js print). */
+export function recordingFinalText(dir: string): string {
+  const want = JSON.parse(readFileSync(join(dir, "final_msg.json"), "utf8"));
+  nullRecordingVolatiles(want);
+  return JSON.stringify(want);
+}
+
 /** A deep copy that can be edited (snapshots are frozen). */
 export function thaw(value: unknown): Json {
   return JSON.parse(JSON.stringify(value));

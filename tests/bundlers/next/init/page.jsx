@@ -3,16 +3,11 @@
 "use client";
 import { useEffect } from "react";
 import { init, MsgError, Session } from "agentscope-message/init";
-import { rebuild } from "../../rebuild.js";
+import { codeBeforeInit, rebuild } from "../../rebuild.js";
 
 export default function Page() {
   useEffect(() => {
-    let beforeInit = "no error";
-    try {
-      new Session();
-    } catch (e) {
-      beforeInit = e instanceof MsgError ? e.code : String(e);
-    }
+    const beforeInit = codeBeforeInit(Session, MsgError);
     (async () => {
       await init();
       const bytes = new Uint8Array(await (await fetch("/events.sse")).arrayBuffer());
