@@ -3,7 +3,7 @@
 // inputs of the WHATWG URL test data shipped in the `url` crate's source (found with
 // `cargo metadata`) plus generated URLs (IDN, IPv4/IPv6 hosts, percent-encoding, ports,
 // userinfo, special and non-special schemes, surrounding spaces). Prints the counts and
-// the first differences; README "npm package", "Size" quotes them.
+// the first differences; docs/size.md quotes them.
 //
 //   node bench/url-parsers.mjs [--show N]
 import { execFileSync } from "node:child_process";

@@ -13,7 +13,7 @@ import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
-const GZIP_BUDGET = 160_000; // bytes: the hard ceiling (README "Size"); exactness and bounds come before bytes
+const GZIP_BUDGET = 160_000; // bytes: the hard ceiling (docs/size.md); exactness and bounds come before bytes
 const run = (cmd, args, opts = {}) => {
   console.log(`$ ${cmd} ${args.join(" ")}`);
   execFileSync(cmd, args, { stdio: "inherit", cwd: root, ...opts });
@@ -21,10 +21,10 @@ const run = (cmd, args, opts = {}) => {
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
 // The standard library is rebuilt with the crate, for size (-Zbuild-std: 149.7 → 133.2 KB
-// gzip, README "Size"): `optimize_for_size` picks std's small variants, and
+// gzip, docs/size.md): `optimize_for_size` picks std's small variants, and
 // `-Cpanic=immediate-abort` makes a panic a bare trap, without the formatting machinery of
 // a panic message. That is no change for users: a panic in wasm32 traps either way (and
-// nothing here panics: README "Reliability"). These flags are unstable: RUSTC_BOOTSTRAP=1
+// nothing here panics: docs/reliability.md). These flags are unstable: RUSTC_BOOTSTRAP=1
 // lets the stable toolchain take them, with its own rust-src (scripts/setup). They are
 // checked with rustc 1.95 (older ones may lack `-Cpanic=immediate-abort`): an older rustc
 // is refused here with that reason. With no panic locations left, the shipped .wasm names
@@ -63,7 +63,7 @@ run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", glue, wasmIn
 const wasmOut = join(glue, "agentscope_message_bg.wasm");
 if (!dev) {
   // -Oz, then flattening and re-looping the control flow and -Oz twice more: 2 KB gzip
-  // smaller than -Oz alone, the same speed (README, "Benchmarks")
+  // smaller than -Oz alone, the same speed (docs/benchmarks.md)
   const passes = ["-Oz", "--flatten", "--rereloop", "-Oz", "-Oz"];
   run(bin("wasm-opt"), [...passes, "--strip-debug", "--strip-producers", wasmOut, "-o", wasmOut]);
 }

@@ -1,5 +1,5 @@
 //! Where the reference (agentscope 2.0.11) is wrong, this port is right: each divergence
-//! listed in the README is tested here.
+//! listed in docs/differences.md is tested here.
 #![cfg(not(target_arch = "wasm32"))]
 
 use agentscope_message::{

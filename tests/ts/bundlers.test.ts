@@ -4,8 +4,8 @@
 // `agentscope-message/init` + `await init()`) built by each bundler through its JS API,
 // and the output run in node or in headless Chromium (one browser for the whole file).
 // Each case asserts the rebuilt message equals the recording's final_msg.json, and each
-// configuration is the one the README documents: nothing, or the one line stated, whose
-// absence is shown to fail the way the README says.
+// configuration is the one docs/loading.md documents: nothing, or the one line stated, whose
+// absence is shown to fail the way docs/loading.md says.
 //
 //   node ESM, require()        no bundler                   none
 //   esbuild, node (esm)        zero-config import           ENOENT; --external or init(bytes)
@@ -123,7 +123,7 @@ function assertNodeRebuilt(run: NodeRun, entry: Entry | "agentscope-message (req
 }
 
 /** The zero-config node import of a bundle that inlined the package: the .wasm is looked
- * for next to the bundle, where nobody put it (README: "cannot find the .wasm"). */
+ * for next to the bundle, where nobody put it (docs/loading.md: a node bundle that inlines the package). */
 function assertEnoent(run: NodeRun, dir: string): void {
   assert.notEqual(run.status, 0);
   assert.equal(run.stdout, "");
