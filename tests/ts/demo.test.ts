@@ -987,7 +987,7 @@ async function playFrames(page: Page, events: string[], text: string, inspect: b
             if (e.children.length > 0) unsafe.push(`markup in the plain text: ${e.innerHTML.slice(0, 80)}`);
             continue;
           }
-          // a long tail as plain text (app.js: PLAIN_TAIL): bare <div> chunks of text nodes
+          // a long tail as plain text (markdown.js: PLAIN_TAIL): bare <div> chunks of text nodes
           if (e.tagName === "DIV" && e.className === "plain") {
             for (const c of e.children) if (c.tagName !== "DIV" || c.attributes.length > 0 || c.children.length > 0) unsafe.push(`markup in the plain text: ${c.outerHTML.slice(0, 80)}`);
             continue;
@@ -1279,7 +1279,7 @@ test("a paragraph that grows past plainTail streams as plain text in chunks, lex
 });
 
 // The work bound: while a block streams, the markdown parser reads at most 2 characters per
-// character received, plus 4 KiB per block (app.js: STREAM_BUDGET, STREAM_SLACK), plus the
+// character received, plus 4 KiB per block (markdown.js: STREAM_BUDGET, STREAM_SLACK), plus the
 // one render of a plain-text tail that may overdraw that credit (at most the text); when
 // it ends it is rendered whole once (1 per character). So 4 × size + 4 KiB in all, whatever
 // the deltas and the text, and nothing more (re-rendering the whole text per frame, as

@@ -1,7 +1,7 @@
 // Live mode of the demo page: a chat with a running AgentScope 2.0 service through
 // `agentscope-message/chat` (the demo server forwards `/api/…` to the service: it has no
-// CORS). One `Chat` per page: its snapshots are rendered by app.js's bubble renderer (at
-// most once per animation frame); the composer sends text, Stop interrupts the reply in
+// CORS). One `Chat` per page: its snapshots are rendered by render.js's bubble renderer
+// (at most once per animation frame); the composer sends text, Stop interrupts the reply in
 // flight, a tool call waiting for a confirmation gets Approve / Deny (`chat.confirm`) and
 // an AskUser call the page's form (`chat.submitExternal`). The session id is in the URL
 // (`?session=…`): a reload resumes it (stored history, then the stream, replayed), and a
@@ -20,9 +20,9 @@ const STATUS_TEXT = {
 
 /**
  * Starts live mode. `config`: what the server put in `<meta name="agentscope-live">`
- * (`{baseUrl, agentId, userId, chatModelConfig}`); `ui`: app.js's renderer and status bar.
- * Sets `ui.state.live` to the controller (app.js routes the tool cards' decisions to its
- * `decide`) before anything renders.
+ * (`{baseUrl, agentId, userId, chatModelConfig}`); `ui`: the page's renderer and status
+ * bar (app.js passes them). Sets `ui.state.live` to the controller (decide.js routes the
+ * tool cards' decisions to its `decide`) before anything renders.
  */
 export async function startLive(config, ui) {
   const { state, render, status, $ } = ui;
@@ -151,7 +151,7 @@ export async function startLive(config, ui) {
     }
   });
 
-  /** A tool card's decision (app.js `action`): approve / deny a confirmation, or the ask form's answers. */
+  /** A tool card's decision (render.js `action`): approve / deny a confirmation, or the ask form's answers. */
   async function decide(decision, button, extra = {}) {
     const card = button.closest("[data-tool-call-id]");
     const toolCallId = card?.dataset.toolCallId;

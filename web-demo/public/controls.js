@@ -1,0 +1,57 @@
+// The demo page's controls: the scenario and speed pickers and Play, the log file input,
+// drag and drop of a log, the chat's scroll, and the scenario list (with the URL's
+// ?scenario, ?speed and ?autoplay).
+import { $, el } from "./dom.js";
+import { params, state } from "./state.js";
+import { play, replayFile } from "./playback.js";
+import { watchScroll } from "./scroll.js";
+
+/** Binds the page's controls (once, at start). */
+export function wireControls() {
+  $("controls").addEventListener("submit", (e) => {
+    e.preventDefault();
+    play($("scenario").value, Number($("speed").value));
+  });
+  $("scenario").addEventListener("change", () => {
+    const s = state.scenarios.find((x) => x.id === $("scenario").value);
+    $("description").textContent = s?.description ?? "";
+  });
+  $("file").addEventListener("change", () => {
+    const file = $("file").files?.[0];
+    if (file) replayFile(file);
+  });
+  document.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dragging");
+    const file = e.dataTransfer?.files?.[0];
+    if (file) replayFile(file);
+  });
+
+  watchScroll();
+}
+
+export async function loadScenarios() {
+  state.scenarios = await (await fetch("/api/scenarios")).json();
+  const labels = {
+    c_react_3_tools_2_iters: "ReAct: 3 tools, 2 iterations",
+    f_tool_image: "Tool returning an image",
+    g1_confirm_approve: "Human in the loop: approve",
+    g2_confirm_deny: "Human in the loop: deny",
+    h_external_execution: "External execution (AskUser)",
+  };
+  for (const s of [...state.scenarios].sort((a, b) => (labels[b.id] ? 1 : 0) - (labels[a.id] ? 1 : 0))) {
+    const option = el("option", "", labels[s.id] ?? s.id.replace(/_/g, " "));
+    option.value = s.id;
+    $("scenario").append(option);
+  }
+  $("scenario").value = params.get("scenario") ?? "c_react_3_tools_2_iters";
+  if (params.get("speed")) $("speed").value = params.get("speed");
+  $("description").textContent = state.scenarios.find((s) => s.id === $("scenario").value)?.description ?? "";
+  document.body.dataset.ready = "1";
+  if (params.get("autoplay") === "1") play($("scenario").value, Number(params.get("speed") ?? $("speed").value));
+}
