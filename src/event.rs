@@ -11,14 +11,13 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{
-    BlockKind, Model, Object, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState,
-};
+use crate::block::{BlockKind, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
 use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::{LaxBool, LaxInt};
 use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
+use crate::object::{Model, Object, deserialize_model, without_position};
 
 mod fast;
 
@@ -62,7 +61,7 @@ impl Model for ConfirmResult {
     }
 }
 
-crate::block::deserialize_model!(ConfirmResult);
+deserialize_model!(ConfirmResult);
 
 macro_rules! count {
     () => { 0usize };
@@ -699,7 +698,7 @@ fn decode_full(json: &str) -> Result<Decoded, MsgError> {
         } else {
             MsgError::InvalidEvent(format!(
                 "an event must be a JSON object with a string `type`: {}",
-                crate::block::without_position(&e)
+                without_position(&e)
             ))
         }
     })?;

@@ -40,6 +40,7 @@ pub mod factory;
 mod lax;
 mod limits;
 mod msg;
+mod object;
 mod outcome;
 mod raw;
 mod recency;

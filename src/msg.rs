@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::block::{BlockKind, ContentBlock, Model, Object, TextBlock, TextOrBlocks, TextOrData, without_position};
+use crate::block::{BlockKind, ContentBlock, TextBlock, TextOrBlocks, TextOrData};
 use crate::error::MsgError;
 use crate::event::AgentEvent;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::LaxInt;
 use crate::limits::{self, Limits};
+use crate::object::{Model, Object, deserialize_model, without_position};
 use crate::recency::Recency;
 use crate::reduce::Matching;
 use crate::source::DataSource;
@@ -142,7 +143,7 @@ impl Model for ErrorInfo {
     }
 }
 
-crate::block::deserialize_model!(Usage, ErrorInfo);
+deserialize_model!(Usage, ErrorInfo);
 
 /// A chat message: `{name, content, role, id, metadata, created_at, usage, finished_at,
 /// finished_reason, structured_output, error}` on the wire, in that order.
@@ -335,7 +336,7 @@ impl Model for MsgOptions {
     }
 }
 
-crate::block::deserialize_model!(MsgOptions);
+deserialize_model!(MsgOptions);
 
 /// `UserMsg(name, content, ...)`: a `user` message; `finished_at` defaults to
 /// `created_at`. Errors: [`MsgError::RoleViolation`] for blocks other than text/data.

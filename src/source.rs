@@ -8,8 +8,8 @@ use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::block::{Model, Object};
 use crate::error::MsgError;
+use crate::object::{Member, Model, Object, deserialize_model, deserialize_tagged};
 
 /// The source of a [`crate::DataBlock`]: inline base64 or a URL. Wire JSON is tagged by
 /// `type`: `{"type": "base64", "data", "media_type"}` or `{"type": "url", "url",
@@ -28,9 +28,8 @@ pub enum DataSource {
 
 impl<'de> Deserialize<'de> for DataSource {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        const MEMBERS: [crate::block::Member; 2] =
-            [("base64", &["data", "media_type"]), ("url", &["url", "media_type"])];
-        crate::block::deserialize_tagged(deserializer, "'base64' or 'url'", &MEMBERS, |kind, object| {
+        const MEMBERS: [Member; 2] = [("base64", &["data", "media_type"]), ("url", &["url", "media_type"])];
+        deserialize_tagged(deserializer, "'base64' or 'url'", &MEMBERS, |kind, object| {
             Some(match kind {
                 "base64" => Base64Source::from_object(object).map(DataSource::Base64),
                 "url" => URLSource::from_object(object).map(DataSource::Url),
@@ -424,7 +423,7 @@ impl Model for URLSource {
     }
 }
 
-crate::block::deserialize_model!(Base64Source, URLSource);
+deserialize_model!(Base64Source, URLSource);
 
 /// Lenient decoder: padding optional (it was checked before), trailing bits allowed.
 const LENIENT: GeneralPurpose = GeneralPurpose::new(

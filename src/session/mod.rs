@@ -14,11 +14,12 @@ use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::block::{BlockKind, ContentBlock, Object, ToolCallBlock, ToolCallState};
+use crate::block::{BlockKind, ContentBlock, ToolCallBlock, ToolCallState};
 use crate::error::MsgError;
 use crate::event::{AgentEvent, Decoded, decode};
 use crate::limits::Limits;
 use crate::msg::{Msg, MsgOptions, assistant_msg};
+use crate::object::{Object, without_position};
 use crate::outcome::{Outcome, Skip};
 use crate::recency::Recency;
 use crate::reduce::{BlockMatch, Matching, ToolCallMatch};
@@ -884,7 +885,7 @@ impl Session {
             bad(if e.is_syntax() || e.is_eof() {
                 e.to_string()
             } else {
-                crate::block::without_position(&e)
+                without_position(&e)
             })
         })?;
         let c = CheckpointIn::from_object(&object).map_err(bad)?;
