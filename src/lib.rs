@@ -48,6 +48,7 @@ mod reduce;
 pub mod session;
 pub mod snapshot;
 mod source;
+mod url;
 #[cfg(feature = "wasm")]
 mod wasm;
 pub mod wire;
@@ -71,4 +72,5 @@ pub use outcome::{Outcome, Skip};
 pub use reduce::{BlockMatch, Matching, ToolCallMatch};
 pub use session::framing::{Frame, Framer, Framing};
 pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
-pub use source::{Base64Source, DataSource, URLSource, b64decode, normalize_url};
+pub use source::{Base64Source, DataSource, URLSource, b64decode};
+pub use url::{UrlHostToAscii, normalize_url, set_url_host_to_ascii, url_host_to_ascii};

@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg, factory, normalize_url};
+use agentscope_message::{AgentEvent, Msg, MsgOptions, assistant_msg, normalize_url, set_url_host_to_ascii};
 use serde_json::Value;
 
 /// The URL as stored, or the refusal ("Input should be a valid URL, " + its reason).
@@ -134,7 +134,7 @@ fn the_idna_step_can_be_replaced() {
     let _serial = serial();
     let calls = Arc::new(Mutex::new(Vec::new()));
     let seen = calls.clone();
-    factory::set_url_host_to_ascii(Some(Arc::new(move |url: &str| {
+    set_url_host_to_ascii(Some(Arc::new(move |url: &str| {
         seen.lock().unwrap().push(url.to_owned());
         (!url.contains("bad")).then(|| url.replace('ü', "xn--tda"))
     })));
@@ -145,7 +145,7 @@ fn the_idna_step_can_be_replaced() {
         normalized("https://xn--tda.de/%20"),
         normalized("https://example.com/x"),
     ];
-    factory::set_url_host_to_ascii(None);
+    set_url_host_to_ascii(None);
     assert_eq!(
         results,
         [

@@ -176,7 +176,7 @@ extern "C" {
 /// core lacks: the `hostname` of `https://{domain}.a/`, without its `.a` (so that a
 /// domain that ends in a number, e.g. `ü.1`, is converted and then refused by the `url`
 /// crate as an invalid IPv4 address, as the reference refuses it). The domain has no
-/// forbidden domain code point in ASCII (`crate::source::url_host_to_ascii` checks), so
+/// forbidden domain code point in ASCII (`crate::url::url_host_to_ascii_with` checks), so
 /// it is all host in that URL. `None` when the parser throws (or `URL` is missing).
 fn js_domain_to_ascii(domain: &str) -> Option<String> {
     let host = Url::new(&format!("https://{domain}.a/")).ok()?.hostname();
@@ -190,9 +190,9 @@ fn start() {
     factory::set_timestamp_factory(Some(Arc::new(js_now)));
     factory::set_id_factory(Some(Arc::new(random_id)));
     // and the host's `URL` parser for IDNA: the core has no Unicode tables for it (see
-    // `factory::set_url_host_to_ascii`)
-    factory::set_url_host_to_ascii(Some(Arc::new(|url: &str| {
-        crate::source::url_host_to_ascii(url, &js_domain_to_ascii)
+    // `crate::set_url_host_to_ascii`)
+    crate::set_url_host_to_ascii(Some(Arc::new(|url: &str| {
+        crate::url::url_host_to_ascii_with(url, &js_domain_to_ascii)
     })));
 }
 

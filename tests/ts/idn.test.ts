@@ -2,7 +2,7 @@
 // reference's results, through the npm package in node and in headless Chromium. The
 // .wasm has no IDNA tables: it asks the JS host's `URL` parser, whose answers differ
 // (Chromium lets `xn--a` through, node 20 maps ẞ to "ss" and runs no bidi rule across
-// labels), and checks them (src/source.rs url_host_to_ascii) so that both give the
+// labels), and checks them (src/url.rs url_host_to_ascii_with) so that both give the
 // reference's result. tests/idn.rs runs the same corpus natively.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
