@@ -748,7 +748,8 @@ mod tests {
 
     #[test]
     fn models_read_from_every_serde_json_deserialiser() {
-        use crate::msg::{MsgOptions, Usage};
+        use crate::msg::MsgOptions;
+        use crate::reply::Usage;
         let json = r#"{"type": "tool_call", "id": "c", "name": "n", "input": "{}", "suggested_rules": [{"tool_name": "n", "rule_content": null, "behavior": "ask", "source": "s"}]}"#;
         let value: Value = serde_json::from_str(json).unwrap();
         let from_text = block(json).unwrap();

@@ -75,8 +75,8 @@ mod tests {
 
     use crate::block::{BlockKind, PermissionBehavior, ToolCallState, ToolResultState};
     use crate::event::FinishedReason;
-    use crate::msg::{ErrorType, ReplyFinishedReason, Role};
-    use crate::reduce::{BlockMatch, ToolCallMatch};
+    use crate::matching::{BlockMatch, ToolCallMatch};
+    use crate::reply::{ErrorType, ReplyFinishedReason, Role};
 
     /// Each name is what `Serialize` writes, and reads back as its variant.
     fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Copy>(variants: &[(T, &str)]) {

@@ -16,8 +16,8 @@ use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::{LaxBool, LaxInt};
-use crate::msg::{ErrorInfo, ReplyFinishedReason, Role};
 use crate::object::{Model, Object, deserialize_model, without_position};
+use crate::reply::{ErrorInfo, ReplyFinishedReason, Role};
 
 mod fast;
 

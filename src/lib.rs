@@ -39,12 +39,14 @@ mod event;
 pub mod factory;
 mod lax;
 mod limits;
+mod matching;
 mod msg;
 mod object;
 mod outcome;
 mod raw;
 mod recency;
 mod reduce;
+mod reply;
 pub mod session;
 pub mod snapshot;
 mod source;
@@ -64,12 +66,10 @@ pub use factory::{generate_id, generate_timestamp, set_id_factory, set_timestamp
 pub use limits::{
     DEFAULT_MAX_BLOCK_BYTES, DEFAULT_MAX_BLOCKS, DEFAULT_MAX_DELTA_BYTES, DEFAULT_MAX_MESSAGE_BYTES, Limits,
 };
-pub use msg::{
-    ErrorInfo, ErrorType, Msg, MsgContent, MsgOptions, ReplyFinishedReason, Role, Usage, assistant_msg, parse_content,
-    system_msg, user_msg, validate_role,
-};
+pub use matching::{BlockMatch, Matching, ToolCallMatch};
+pub use msg::{Msg, MsgContent, MsgOptions, assistant_msg, parse_content, system_msg, user_msg, validate_role};
 pub use outcome::{Outcome, Skip};
-pub use reduce::{BlockMatch, Matching, ToolCallMatch};
+pub use reply::{ErrorInfo, ErrorType, ReplyFinishedReason, Role, Usage};
 pub use session::framing::{Frame, Framer, Framing};
 pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
 pub use source::{Base64Source, DataSource, URLSource, b64decode};

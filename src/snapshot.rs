@@ -14,7 +14,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::block::{ContentBlock, TextOrBlocks, TextOrData};
-use crate::msg::{ErrorInfo, Msg, ReplyFinishedReason, Role, Usage};
+use crate::msg::Msg;
+use crate::reply::{ErrorInfo, ReplyFinishedReason, Role, Usage};
 use crate::source::DataSource;
 
 /// The message's fields, with `content` as `null` so that keys keep their order.

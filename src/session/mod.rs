@@ -18,11 +18,11 @@ use crate::block::{BlockKind, ContentBlock, ToolCallBlock, ToolCallState};
 use crate::error::MsgError;
 use crate::event::{AgentEvent, Decoded, decode};
 use crate::limits::Limits;
+use crate::matching::{BlockMatch, Matching, ToolCallMatch};
 use crate::msg::{Msg, MsgOptions, assistant_msg};
 use crate::object::{Object, without_position};
 use crate::outcome::{Outcome, Skip};
 use crate::recency::Recency;
-use crate::reduce::{BlockMatch, Matching, ToolCallMatch};
 use framing::{Frame, Framer, Framing};
 
 /// How a [`Session`] treats what the reference would skip or repeat, and its one cap.
