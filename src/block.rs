@@ -747,44 +747,6 @@ mod tests {
     }
 
     #[test]
-    fn models_read_from_every_serde_json_deserialiser() {
-        use crate::msg::MsgOptions;
-        use crate::reply::Usage;
-        let json = r#"{"type": "tool_call", "id": "c", "name": "n", "input": "{}", "suggested_rules": [{"tool_name": "n", "rule_content": null, "behavior": "ask", "source": "s"}]}"#;
-        let value: Value = serde_json::from_str(json).unwrap();
-        let from_text = block(json).unwrap();
-        assert_eq!(serde_json::from_value::<ContentBlock>(value.clone()).unwrap().id(), "c");
-        assert_eq!(
-            serde_json::from_reader::<_, ContentBlock>(json.as_bytes())
-                .unwrap()
-                .id(),
-            "c"
-        );
-        let ContentBlock::ToolCall(call) = from_text else {
-            panic!("a tool call")
-        };
-        assert_eq!(call.suggested_rules[0].behavior, PermissionBehavior::Ask);
-        // inside a caller's own struct, read from a `Value`
-        #[derive(Deserialize)]
-        struct Stored {
-            blocks: Vec<ContentBlock>,
-            usage: Option<Usage>,
-            options: MsgOptions,
-        }
-        let stored = serde_json::json!({
-            "blocks": [value, {"type": "data", "source": {"type": "url", "url": "https://e.com", "media_type": "a"}}],
-            "usage": {"input_tokens": "7", "output_tokens": 2},
-            "options": {"id": "m"},
-        });
-        let stored: Stored = serde_json::from_value(stored).unwrap();
-        assert_eq!(stored.blocks.len(), 2);
-        assert_eq!(stored.usage.map(|u| u.input_tokens), Some(7));
-        assert_eq!(stored.options.id.as_deref(), Some("m"));
-        // and a list is refused whichever the deserialiser
-        assert!(serde_json::from_value::<Usage>(serde_json::json!([1, 2])).is_err());
-    }
-
-    #[test]
     fn a_nested_source_counts_its_own_fields_once() {
         // five fields of a tool result against a data block's id + source (url, media_type)
         // + name: a tie, which the first member in declaration order wins (the reference

@@ -4,9 +4,10 @@
 //! variant), about 1 KB of `.wasm` apiece; here every enum reads a string and looks it up
 //! in its own table of names, one shared function. The names are those the enum's
 //! `Serialize` (serde's `rename_all = "snake_case"`) writes, which a test checks for every
-//! variant; a variant left out of the table fails the build. An unknown name is serde's
-//! own error (``unknown variant `x`, expected one of `a`, `b` ``); a value that is not a
-//! string is "invalid type: …, expected variant identifier", as with the derive.
+//! variant (src/tests.rs); a variant left out of the table fails the build. An unknown
+//! name is serde's own error (``unknown variant `x`, expected one of `a`, `b` ``); a value
+//! that is not a string is "invalid type: …, expected variant identifier", as with the
+//! derive.
 
 use std::fmt;
 
@@ -65,65 +66,5 @@ impl Visitor<'_> for Names {
             .iter()
             .position(|name| *name == text)
             .ok_or_else(|| E::unknown_variant(text, self.0))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde::Serialize;
-    use serde::de::DeserializeOwned;
-
-    use crate::block::{BlockKind, PermissionBehavior, ToolCallState, ToolResultState};
-    use crate::event::FinishedReason;
-    use crate::matching::{BlockMatch, ToolCallMatch};
-    use crate::reply::{ErrorType, ReplyFinishedReason, Role};
-
-    /// Each name is what `Serialize` writes, and reads back as its variant.
-    fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Copy>(variants: &[(T, &str)]) {
-        for (variant, name) in variants {
-            assert_eq!(serde_json::to_string(variant).unwrap(), format!("\"{name}\""));
-            assert_eq!(serde_json::from_str::<T>(&format!("\"{name}\"")).unwrap(), *variant);
-        }
-    }
-
-    #[test]
-    fn names_are_the_serialized_ones() {
-        round_trip(BlockKind::VARIANTS);
-        round_trip(ToolCallState::VARIANTS);
-        round_trip(ToolResultState::VARIANTS);
-        round_trip(PermissionBehavior::VARIANTS);
-        round_trip(FinishedReason::VARIANTS);
-        round_trip(Role::VARIANTS);
-        round_trip(ReplyFinishedReason::VARIANTS);
-        round_trip(ErrorType::VARIANTS);
-        round_trip(ToolCallMatch::VARIANTS);
-        round_trip(BlockMatch::VARIANTS);
-        assert_eq!(ErrorType::VARIANTS.len(), 9);
-        assert_eq!(BlockKind::VARIANTS.len(), 6);
-        assert_eq!(ToolCallMatch::VARIANTS.len(), 2);
-        assert_eq!(BlockMatch::VARIANTS.len(), 2);
-    }
-
-    #[test]
-    fn errors_name_the_input() {
-        let e = serde_json::from_str::<Role>("\"robot\"").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "unknown variant `robot`, expected one of `user`, `assistant`, `system` at line 1 column 7"
-        );
-        let e = serde_json::from_str::<ToolCallMatch>("\"last\"")
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            e,
-            "unknown variant `last`, expected `first` or `newest` at line 1 column 6"
-        );
-        let e = serde_json::from_str::<ToolResultState>("1").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "invalid type: integer `1`, expected variant identifier at line 1 column 1"
-        );
-        // the name is matched exactly, case included
-        assert!(serde_json::from_str::<Role>("\"User\"").is_err());
     }
 }

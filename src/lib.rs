@@ -50,6 +50,8 @@ mod reply;
 pub mod session;
 pub mod snapshot;
 mod source;
+#[cfg(test)]
+mod tests;
 mod url;
 #[cfg(feature = "wasm")]
 mod wasm;
