@@ -159,3 +159,116 @@ fn pick_member<'de, T>(keys: &Object<'de>, members: &[Member], pick: Pick<'de, T
     }
     best.map(|(_, value)| value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model of its own: `a` required, `b` defaulted (to `Some(0)`).
+    #[derive(Debug, PartialEq)]
+    struct Pair {
+        a: String,
+        b: Option<u8>,
+    }
+
+    impl Model for Pair {
+        fn from_object(object: &Object<'_>) -> Result<Self, String> {
+            Ok(Pair {
+                a: object.required("a")?,
+                b: object.or("b", || Some(0))?,
+            })
+        }
+    }
+
+    deserialize_model!(Pair);
+
+    fn pair(a: &str, b: Option<u8>) -> Pair {
+        Pair { a: a.into(), b }
+    }
+
+    fn read<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T, String> {
+        serde_json::from_str(json).map_err(|e| without_position(&e))
+    }
+
+    #[test]
+    fn a_model_reads_its_keys_as_pydantic_does() {
+        assert_eq!(read::<Pair>(r#"{"a": "x"}"#).unwrap(), pair("x", Some(0)));
+        // a key given twice counts with its last value; other keys are ignored
+        assert_eq!(
+            read::<Pair>(r#"{"a": "x", "b": 1, "a": "y", "c": 2}"#).unwrap(),
+            pair("y", Some(1))
+        );
+        // `null` is a value: `None` for an `Option`, an error for any other type
+        assert_eq!(read::<Pair>(r#"{"a": "x", "b": null}"#).unwrap(), pair("x", None));
+        assert_eq!(
+            read::<Pair>(r#"{"a": null}"#).unwrap_err(),
+            "invalid type: null, expected a string"
+        );
+        assert_eq!(read::<Pair>(r#"{"b": 1}"#).unwrap_err(), "missing field `a`");
+        // a JSON object only, from any of serde_json's deserialisers
+        assert_eq!(
+            read::<Pair>(r#"["x"]"#).unwrap_err(),
+            "invalid type: sequence, expected a JSON object"
+        );
+        let value = serde_json::json!({"a": "v"});
+        assert_eq!(serde_json::from_value::<Pair>(value).unwrap(), pair("v", Some(0)));
+        assert_eq!(
+            serde_json::from_reader::<_, Pair>(&b"{\"a\": \"r\"}"[..]).unwrap(),
+            pair("r", Some(0))
+        );
+    }
+
+    /// A union of two members: `one` with field `a`, `two` with `a` and `b`.
+    #[derive(Debug, PartialEq)]
+    enum Union {
+        One(Pair),
+        Two(Pair),
+    }
+
+    impl<'de> Deserialize<'de> for Union {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            const MEMBERS: [Member; 2] = [("one", &["a"]), ("two", &["a", "b"])];
+            deserialize_tagged(deserializer, "'one' or 'two'", &MEMBERS, |kind, object| {
+                Some(match kind {
+                    "one" => Pair::from_object(object).map(Union::One),
+                    "two" => Pair::from_object(object).map(Union::Two),
+                    _ => return None,
+                })
+            })
+        }
+    }
+
+    #[test]
+    fn a_union_reads_the_member_its_type_names() {
+        assert_eq!(
+            read::<Union>(r#"{"a": "x", "type": "two"}"#).unwrap(),
+            Union::Two(pair("x", Some(0)))
+        );
+        assert_eq!(
+            read::<Union>(r#"{"type": "three"}"#).unwrap_err(),
+            r#"unknown type "three", expected 'one' or 'two'"#
+        );
+        for kind in ["1", "null"] {
+            assert_eq!(
+                read::<Union>(&format!(r#"{{"type": {kind}}}"#)).unwrap_err(),
+                format!("`type` should be 'one' or 'two', got {kind}")
+            );
+        }
+        assert_eq!(read::<Union>(r#"{"type": "one"}"#).unwrap_err(), "missing field `a`");
+    }
+
+    #[test]
+    fn without_a_type_the_member_with_the_most_fields_given_wins() {
+        // the first in declaration order on a tie
+        assert_eq!(read::<Union>(r#"{"a": "x"}"#).unwrap(), Union::One(pair("x", Some(0))));
+        assert_eq!(
+            read::<Union>(r#"{"a": "x", "b": 1}"#).unwrap(),
+            Union::Two(pair("x", Some(1)))
+        );
+        // a member that does not validate is passed over
+        assert_eq!(
+            read::<Union>(r#"{"b": 1}"#).unwrap_err(),
+            "missing field `type`, and no member fits: expected 'one' or 'two'"
+        );
+    }
+}
