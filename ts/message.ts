@@ -10,9 +10,9 @@ import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { MsgError, call, capsJSON, expectString, toJSONText } from "./errors.js";
 import { applyChanges, type MessageChanges } from "./snapshot.js";
 
-export { EventType } from "./event.js";
+export { EventType } from "./event-type.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
-export type { AgentEvent } from "./event.js";
+export type { AgentEvent } from "./event-type.js";
 
 /**
  * The shape of wire JSON as this package hands it out: every declared key present

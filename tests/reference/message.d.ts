@@ -1,9 +1,9 @@
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { ReplyFinishedReason, Role } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
-export { EventType } from "./event.js";
+export { EventType } from "./event-type.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
-export type { AgentEvent } from "./event.js";
+export type { AgentEvent } from "./event-type.js";
 /**
  * The shape of wire JSON as this package hands it out: every declared key present
  * (`null` where empty), as the reference's `model_dump(mode="json")` writes it. (The
