@@ -1,5 +1,5 @@
-// Module layout: no import circle between the modules of src/ (the Rust crate) nor
-// between those of ts/ (the TypeScript layer of the npm package). A circle means two
+// Module layout: no import circle between the modules of src/ (the Rust crate), nor
+// between those of ts/ (the TypeScript layer of the npm package) or of the demo page. A circle means two
 // modules can only be read, changed or moved together; this keeps each layer readable
 // from the bottom up.
 //
@@ -9,11 +9,13 @@
 // name the crate root re-exports from `y` (`crate::Msg` is `msg`'s). Comments and doc
 // comments do not count; test code does. src/bin/ is another crate.
 // TypeScript: a module is a file ts/*.ts; it uses those it names by a relative import
-// (`import`, `import type`, `export … from`, a side-effect or dynamic `import`).
+// (`import`, `import type`, `export … from`, a side-effect or dynamic `import`), as
+// TypeScript's own scanner reads them. The same for the demo page's web-demo/public/*.js.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
+import ts from "typescript-5.9";
 import { root } from "./helpers.ts";
 
 /** Module → the modules it uses, each with where it first does (`file:line`). */
@@ -278,114 +280,31 @@ function rustGraph(): Graph {
 
 // ---- TypeScript ----------------------------------------------------------------------
 
-/** `source` with its comments blanked out and the text of its strings, template
- * literals (not their `${…}`) and regular expression literals masked, quotes kept:
- * offsets and newlines stay, so a specifier is read from `source` where `code` has a
- * string, and a string or comment that looks like an import is none. */
-function maskTs(source: string): string {
-  const out: string[] = [];
-  const blank = (text: string, fill = " ") => text.replace(/[^\n]/g, fill);
-  // after one of these (or at the start), `/` starts a regular expression, not a division
-  const beforeRegex =
-    /(?:^|[(,=:[!&|?{};+\-*%<>~^]|\b(?:return|typeof|case|of|in|yield|await|void|delete|throw|new|else|do))\s*$/;
-  const braces: ("code" | "template")[] = [];
-  let i = 0;
-  // the rest of a template literal from `i` (just after its backtick or a `}`)
-  const template = (): void => {
-    let j = i;
-    while (j < source.length && source[j] !== "`" && !source.startsWith("${", j)) j += source[j] === "\\" ? 2 : 1;
-    out.push(blank(source.slice(i, j), "x"));
-    if (source.startsWith("${", j)) braces.push("template");
-    out.push(source.slice(j, source.startsWith("${", j) ? j + 2 : j + 1));
-    i = source.startsWith("${", j) ? j + 2 : j + 1;
-  };
-  while (i < source.length) {
-    const c = source[i]!;
-    const next = source[i + 1];
-    if (c === "/" && next === "/") {
-      const end = source.indexOf("\n", i);
-      const stop = end === -1 ? source.length : end;
-      out.push(blank(source.slice(i, stop)));
-      i = stop;
-    } else if (c === "/" && next === "*") {
-      const end = source.indexOf("*/", i + 2);
-      const stop = end === -1 ? source.length : end + 2;
-      out.push(blank(source.slice(i, stop)));
-      i = stop;
-    } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < source.length && source[j] !== c && source[j] !== "\n") j += source[j] === "\\" ? 2 : 1;
-      out.push(c, blank(source.slice(i + 1, j), "x"), source[j] ?? "");
-      i = j + 1;
-    } else if (c === "`") {
-      out.push(c);
-      i++;
-      template();
-    } else if (c === "{") {
-      braces.push("code");
-      out.push(c);
-      i++;
-    } else if (c === "}" && braces.pop() === "template") {
-      out.push(c);
-      i++;
-      template();
-    } else if (c === "/" && beforeRegex.test(out.slice(-40).join("").slice(-40))) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < source.length && source[j] !== "\n" && (inClass || source[j] !== "/")) {
-        if (source[j] === "\\") j++;
-        else if (source[j] === "[") inClass = true;
-        else if (source[j] === "]") inClass = false;
-        j++;
-      }
-      out.push("/", blank(source.slice(i + 1, j), "x"), "/");
-      i = j + 1;
-    } else {
-      out.push(c);
-      i++;
-    }
-  }
-  return out.join("");
-}
-
-/** The relative module specifiers that `source` imports (read in `maskTs(source)`),
- * with their offsets. */
+/** The relative module specifiers that `source` imports, with their offsets: read by
+ * TypeScript's own import scanner (`preProcessFile`: every `import`, `import type`,
+ * `export … from`, side-effect and dynamic `import(…)`, not those in comments or strings). */
 function relativeImports(source: string): { specifier: string; at: number }[] {
-  const code = maskTs(source);
-  const patterns = [
-    // import … from "./x.js", import type … from, export … from, export * from
-    /(?<![\w$.])(?:import|export)\s+[\w$*{}\s,]*?\bfrom\s*(["'])(?<specifier>[^"'\n]*)\1/dg,
-    // import "./x.js"
-    /(?<![\w$.])import\s*(["'])(?<specifier>[^"'\n]*)\1/dg,
-    // import("./x.js"), in code or in a type
-    /(?<![\w$.])import\s*\(\s*(["'])(?<specifier>[^"'\n]*)\1\s*\)/dg,
-  ];
-  const found = new Map<number, string>();
-  for (const pattern of patterns) {
-    for (const m of code.matchAll(pattern)) {
-      const [start, end] = m.indices!.groups!.specifier!;
-      const specifier = source.slice(start, end);
-      if (/^\.\.?\//.test(specifier)) found.set(m.index!, specifier);
-    }
-  }
-  return [...found].map(([at, specifier]) => ({ specifier, at }));
+  return ts.preProcessFile(source, true, true)
+    .importedFiles.filter((f) => /^\.\.?\//.test(f.fileName))
+    .map((f) => ({ specifier: f.fileName, at: f.pos }));
 }
 
-function tsGraph(): Graph {
-  const dir = join(root, "ts");
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".ts") && statSync(join(dir, f)).isFile())
+/** The files of `dir` (relative to the repository) with extension `ext`, and the files
+ * of `dir` each imports (`./x.js`; deeper paths are generated code, as ts/wasm/). */
+function importGraph(dir: string, ext: ".ts" | ".js"): Graph {
+  const files = readdirSync(join(root, dir))
+    .filter((f) => f.endsWith(ext) && statSync(join(root, dir, f)).isFile())
     .sort();
-  const byStem = new Map(files.map((f) => [f.replace(/(\.d)?\.ts$/, ""), f]));
+  const byStem = new Map(files.map((f) => [f.replace(/(\.d)?\.[jt]s$/, ""), f]));
   const graph: Graph = new Map();
   for (const file of files) {
-    const text = readFileSync(join(dir, file), "utf8");
+    const text = readFileSync(join(root, dir, file), "utf8");
     graph.set(file, graph.get(file) ?? new Map());
     for (const { specifier, at } of relativeImports(text)) {
-      const site = `ts/${file}:${lineOf(text, at)} "${specifier}"`;
-      if (!specifier.startsWith("./") || specifier.slice(2).includes("/")) continue; // ts/wasm/ is generated
+      const site = `${dir}/${file}:${lineOf(text, at)} "${specifier}"`;
+      if (!specifier.startsWith("./") || specifier.slice(2).includes("/")) continue;
       const target = byStem.get(specifier.slice(2).replace(/\.(js|ts)$/, ""));
-      assert.ok(target !== undefined, `${site} names no file of ts/`);
+      assert.ok(target !== undefined, `${site} names no file of ${dir}/`);
       addEdge(graph, file, target, site);
     }
   }
@@ -403,10 +322,17 @@ test("the modules of src/ import each other without a circle", () => {
 });
 
 test("the modules of ts/ import each other without a circle", () => {
-  const graph = tsGraph();
+  const graph = importGraph("ts", ".ts");
   assert.ok(graph.get("api.ts")?.has("message.ts"), "api.ts imports message.ts");
   assert.ok(graph.get("event.ts")?.has("event-type.ts"), "event.ts imports event-type.ts");
   assertAcyclic("ts/ (file → file, where)", graph);
+});
+
+test("the modules of the demo page (web-demo/public/) import each other without a circle", () => {
+  const graph = importGraph("web-demo/public", ".js");
+  assert.ok(graph.get("app.js")?.has("playback.js"), "app.js imports playback.js");
+  assert.ok(graph.get("app.js")?.has("live.js"), "app.js imports live.js (dynamically)");
+  assertAcyclic("web-demo/public/ (file → file, where)", graph);
 });
 
 test("the layout readers skip comments and strings and read every form of a use", () => {
