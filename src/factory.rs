@@ -7,6 +7,11 @@
 
 use std::sync::{Arc, RwLock};
 
+// The IDNA step of URL normalisation lives with it (src/url.rs, re-exported at the crate
+// root); these paths stay for code that names it here.
+#[doc(hidden)]
+pub use crate::url::{UrlHostToAscii, set_url_host_to_ascii, url_host_to_ascii};
+
 /// A function that returns a fresh id or timestamp string.
 pub type Factory = Arc<dyn Fn() -> String + Send + Sync>;
 

@@ -55,3 +55,16 @@ fn factories_are_injected_and_defaults_restored() {
     assert_eq!(generate_id().len(), 32);
     assert_ne!(generate_timestamp(), "T");
 }
+
+#[test]
+fn the_url_host_step_keeps_its_old_path_in_factory() {
+    // moved to the crate root with URL normalisation; `factory::` still names the same items
+    let old: fn(Option<agentscope_message::factory::UrlHostToAscii>) =
+        agentscope_message::factory::set_url_host_to_ascii;
+    let new: fn(Option<agentscope_message::UrlHostToAscii>) = agentscope_message::set_url_host_to_ascii;
+    assert_eq!(old as usize, new as usize);
+    assert_eq!(
+        agentscope_message::factory::url_host_to_ascii("http://EXAMPLE.com/").as_deref(),
+        agentscope_message::url_host_to_ascii("http://EXAMPLE.com/").as_deref()
+    );
+}

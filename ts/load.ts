@@ -101,11 +101,13 @@ async function compileOurs(source: unknown): Promise<WebAssembly.Module> {
  * hands them modules compiled outside it) fails the glue's `instanceof
  * WebAssembly.Module`, and the glue would then try to compile it as bytes. The engine
  * takes such a module as it is (its checks are not by prototype), so give it this
- * realm's prototype.
+ * realm's prototype (the caller's object is changed; a frozen one is refused).
  */
 function adopt<T>(input: T): T {
   if (!(input instanceof WebAssembly.Module) && Object.prototype.toString.call(input) === "[object WebAssembly.Module]") {
-    Object.setPrototypeOf(input, WebAssembly.Module.prototype);
+    if (!Reflect.setPrototypeOf(input as object, WebAssembly.Module.prototype)) {
+      throw new Error("a WebAssembly.Module of another realm that cannot be adopted (it is frozen): pass one of this realm");
+    }
   }
   return input;
 }
@@ -125,9 +127,9 @@ function loadError(e: unknown): MsgError {
     hint = " (an HTML page was served instead of the .wasm: a dev server's fallback? With Vite before 8, " +
       'set optimizeDeps: { exclude: ["agentscope-message"] })';
   } else if (/Requires read access/.test(reason)) {
-    hint = " (Deno: the package reads its .wasm as it is imported; run with --allow-read, or only that file: " +
-      "--allow-read=<the path above>)";
-  } else if (/code generation disallowed|Dynamic Code Evaluation|WebAssembly\.compile\(\) is not allowed/i.test(reason)) {
+    hint = " (Deno: the package reads its .wasm, on import or in init(); run with --allow-read, or only that " +
+      "file: --allow-read=<the path above>)";
+  } else if (/code generation disallowed|code generation .*not allowed|Dynamic Code Evaluation/i.test(reason)) {
     hint = " (this runtime refuses to compile .wasm bytes: pass init() a compiled WebAssembly.Module, such as the " +
       "one a `agentscope_message_bg.wasm?module` import gives)";
   } else if (reason.includes("ENOENT")) {

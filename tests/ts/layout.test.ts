@@ -274,6 +274,11 @@ function rustGraph(): Graph {
       assert.ok(target !== undefined, `${site}: crate::${name} is neither a module nor a name the crate root re-exports`);
       addEdge(graph, module, target, `${site} crate::${name}`);
     }
+    // `super::x` (also `super::super::x` in a submodule) naming another top-level module
+    for (const m of text.matchAll(/(?<![\w])(?:super\s*::\s*)+([A-Za-z_]\w*)/g)) {
+      const name = m[1]!;
+      if (modules.has(name) && name !== module) addEdge(graph, module, name, `${relative(root, path)}:${lineOf(text, m.index!)} ${m[0]}`);
+    }
   }
   return graph;
 }
@@ -285,13 +290,24 @@ function rustGraph(): Graph {
  * `export … from`, side-effect and dynamic `import(…)`, not those in comments or strings). */
 function relativeImports(source: string): { specifier: string; at: number }[] {
   return ts.preProcessFile(source, true, true)
-    .importedFiles.filter((f) => /^\.\.?\//.test(f.fileName))
+    .importedFiles.filter((f) => /^(\.\.?\/|#)/.test(f.fileName))
     .map((f) => ({ specifier: f.fileName, at: f.pos }));
+}
+
+/** The package's own imports (`#init`, `#wasm`) → every file of ts/ they may load
+ * (pkg-template/package.json `imports`, one target per runtime condition). */
+function packageImports(): Map<string, string[]> {
+  const manifest = JSON.parse(readFileSync(join(root, "pkg-template/package.json"), "utf8"));
+  const aliases = new Map<string, string[]>();
+  for (const [name, targets] of Object.entries(manifest.imports as Record<string, Record<string, string>>)) {
+    aliases.set(name, [...new Set(Object.values(targets))].map((t) => `./${t.replace(/^\.\/dist\//, "")}`));
+  }
+  return aliases;
 }
 
 /** The files of `dir` (relative to the repository) with extension `ext`, and the files
  * of `dir` each imports (`./x.js`; deeper paths are generated code, as ts/wasm/). */
-function importGraph(dir: string, ext: ".ts" | ".js"): Graph {
+function importGraph(dir: string, ext: ".ts" | ".js", aliases = new Map<string, string[]>()): Graph {
   const files = readdirSync(join(root, dir))
     .filter((f) => f.endsWith(ext) && statSync(join(root, dir, f)).isFile())
     .sort();
@@ -302,10 +318,14 @@ function importGraph(dir: string, ext: ".ts" | ".js"): Graph {
     graph.set(file, graph.get(file) ?? new Map());
     for (const { specifier, at } of relativeImports(text)) {
       const site = `${dir}/${file}:${lineOf(text, at)} "${specifier}"`;
-      if (!specifier.startsWith("./") || specifier.slice(2).includes("/")) continue;
-      const target = byStem.get(specifier.slice(2).replace(/\.(js|ts)$/, ""));
-      assert.ok(target !== undefined, `${site} names no file of ${dir}/`);
-      addEdge(graph, file, target, site);
+      const resolved = specifier.startsWith("#") ? aliases.get(specifier) : [specifier];
+      assert.ok(resolved !== undefined, `${site} is not one of the package's imports`);
+      for (const one of resolved) {
+        if (!one.startsWith("./") || one.slice(2).includes("/")) continue;
+        const target = byStem.get(one.slice(2).replace(/\.(js|ts)$/, ""));
+        assert.ok(target !== undefined, `${site} names no file of ${dir}/ (${one})`);
+        addEdge(graph, file, target, site);
+      }
     }
   }
   return graph;
@@ -322,9 +342,10 @@ test("the modules of src/ import each other without a circle", () => {
 });
 
 test("the modules of ts/ import each other without a circle", () => {
-  const graph = importGraph("ts", ".ts");
+  const graph = importGraph("ts", ".ts", packageImports());
   assert.ok(graph.get("api.ts")?.has("message.ts"), "api.ts imports message.ts");
   assert.ok(graph.get("event.ts")?.has("event-type.ts"), "event.ts imports event-type.ts");
+  assert.ok(graph.get("load.ts")?.has("wasm-bun.ts"), "load.ts imports #wasm, which is wasm-bun.ts in Bun");
   assertAcyclic("ts/ (file → file, where)", graph);
 });
 
@@ -373,7 +394,7 @@ test("the layout readers skip comments and strings and read every form of a use"
     )
       .map((r) => r.specifier)
       .sort(),
-    ["./a.js", "./b.js", "./c.js", "./e.js", "./f.js", "./g.js", "./h.js", "./i.js", "./wasm/gen.js"],
+    ["#j", "./a.js", "./b.js", "./c.js", "./e.js", "./f.js", "./g.js", "./h.js", "./i.js", "./wasm/gen.js"],
   );
   const toy: Graph = new Map();
   for (const [from, to] of [["a", "b"], ["b", "c"], ["c", "a"], ["c", "d"], ["d", "e"], ["e", "d"], ["f", "a"]]) {

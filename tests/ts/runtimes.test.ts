@@ -12,8 +12,9 @@
 //   Deno                 deno run, `npm:` specifier   zero-config with read permission for
 //                                                     the .wasm; init_failed naming
 //                                                     --allow-read without it
-//   Bun                  bun, bun build --compile     zero-config and init(); the compiled
-//                                                     executable run from another folder
+//   Bun                  bun, bun build --compile,    zero-config and init(); the compiled
+//                        bun build --outdir           executable and the bundle run from
+//                                                     another folder
 //
 // (Next.js Edge routes are built with the other Next.js cases in bundlers.test.ts.)
 import assert from "node:assert/strict";
@@ -140,13 +141,13 @@ test("Deno, npm: specifier: zero-config with read permission for the .wasm; with
   assert.notEqual(denied.status, 0);
   assert.equal(denied.stdout, "");
   assert.match(denied.stderr, /MsgError: could not load agentscope-message's \.wasm: Requires read access to "[^"]*agentscope_message_bg\.wasm"/);
-  assert.match(denied.stderr, /\(Deno: the package reads its \.wasm as it is imported; run with --allow-read, or only that file: --allow-read=<the path above>\)/);
+  assert.match(denied.stderr, /\(Deno: the package reads its \.wasm, on import or in init\(\); run with --allow-read, or only that file: --allow-read=<the path above>\)/);
   const caught = JSON.parse(assertOk(run(bin("deno"), ["run", "--no-prompt", "deno-catch.js"], { env })));
   assert.deepEqual({ ...caught, message: undefined }, { name: "MsgError", code: "init_failed", message: undefined });
   assert.ok(caught.message.endsWith("--allow-read=<the path above>)"), caught.message);
 });
 
-test("Bun: the zero-config import and init(), plain and as a `bun build --compile` executable run from another folder", () => {
+test("Bun: the zero-config import and init(), plain, as a `bun build --compile` executable and as a `bun build` bundle, run from another folder", () => {
   assertRebuilt(assertOk(run(bin("bun"), ["node.js", sse])), "agentscope-message");
   assertRebuilt(assertOk(run(bin("bun"), ["default-init.js", sse])), "agentscope-message/init");
   const elsewhere = join(scratch, "elsewhere");
@@ -156,6 +157,10 @@ test("Bun: the zero-config import and init(), plain and as a `bun build --compil
     assertOk(run(bin("bun"), ["build", "--compile", file, "--outfile", exe]));
     // far from the package folder: the .wasm must be inside the executable
     assertRebuilt(assertOk(run(exe, [sse], { cwd: elsewhere })), entry);
+    // a bundle (Bun copies the .wasm next to it), run from a folder other than its own
+    const bundle = join(scratch, `bundle-${file.replace(".js", "")}`);
+    assertOk(run(bin("bun"), ["build", "--target", "bun", file, "--outdir", bundle]));
+    assertRebuilt(assertOk(run(bin("bun"), [join(bundle, file), sse], { cwd: elsewhere })), entry);
   }
 });
 
