@@ -15,8 +15,9 @@ use serde::{Serialize, Serializer};
 /// event, or `text` of `TEXT_BLOCK_END`).
 ///
 /// It holds valid UTF-8 where every lone surrogate is U+FFFD, and remembers a low
-/// surrogate at its start and a high surrogate at its end so that [`append_delta`] can
-/// join a pair split across two deltas. Serialises as a plain JSON string.
+/// surrogate at its start and a high surrogate at its end so that appending the next one
+/// joins a pair split across two deltas ([`Msg::append_event`](crate::Msg::append_event)).
+/// Serialises as a plain JSON string.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Delta {
     text: String,
