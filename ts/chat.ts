@@ -1266,6 +1266,7 @@ export class Chat {
     // the runs of the turns posted so far are over: the reload drops what the store lacks
     for (const posted of this.#posted.values()) posted.over = true;
     await this.#refresh(false);
+    if (this.#closed) return; // closed during the reload: its session is freed
     for (const m of this.#session.getSnapshot().messages) {
       if (!this.#session.isEnded(m.id)) this.#settled.set(m.id, m);
     }
