@@ -6,7 +6,7 @@
 // synchronously, so the package is ready on import. A failure is kept for the first call
 // (`init_failed` with the host's reason), never thrown at startup: a Worker that fails
 // at startup cannot even report it.
-import module from "./wasm/agentscope_message_bg.wasm?module";
 import { initLater } from "./load.js";
+import { defaultWasm } from "./wasm-module.js";
 
-initLater(module);
+initLater(defaultWasm());

@@ -23,7 +23,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
@@ -33,7 +33,7 @@ import { rollup, type RollupLog } from "rollup";
 import { createServer as createViteServer } from "vite";
 import { build as buildVite7, createServer as createVite7Server } from "vite-7";
 import webpack from "webpack";
-import { installPackedPackage, type Json, launchChromium, recordingFinalText, root } from "./helpers.ts";
+import { freePort, installPackedPackage, type Json, launchChromium, recordingFinalText, root } from "./helpers.ts";
 
 // Under target/ (git-ignored) so that the bundlers resolve from the repository's
 // node_modules by walking up; the package itself comes from the tarball, installed with
@@ -329,15 +329,6 @@ test("Vite 7, production build: no configuration", async () => {
   assert.match(await assertBuildWorks(`${base}/vite7`), /^\/vite7\/assets\/agentscope_message_bg-[\w-]+\.wasm$/);
 });
 
-/** A port nobody listens on (Vite 7 reads `port: 0` as its default 5173). */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** Vite's dev server on `app/`, with its own dependency cache under node_modules. */
 async function viteDev(
   create: typeof createViteServer | typeof createVite7Server,
@@ -394,7 +385,9 @@ test("Next.js 16 (Turbopack), production build: no configuration (a route handle
   // client components, which `next build` also renders on the server
   cpSync(join(root, "tests/bundlers/next"), join(app, "app"), { recursive: true });
   const next = join(root, "node_modules/next/dist/bin/next");
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  // without the NODE_ENV a Vite dev server of an earlier case set in this process
+  const { NODE_ENV: _viteSet, ...inherited } = process.env;
+  const env = { ...inherited, NEXT_TELEMETRY_DISABLED: "1" };
   const build = spawnSync(process.execPath, [next, "build"], { cwd: app, env, encoding: "utf8" });
   assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
   const port = await freePort();

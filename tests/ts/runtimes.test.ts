@@ -20,10 +20,9 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { installPackedPackage, type Json, recordingFinalText, root } from "./helpers.ts";
+import { freePort, installPackedPackage, type Json, recordingFinalText, root } from "./helpers.ts";
 
 mkdirSync(join(root, "target"), { recursive: true });
 const scratch = mkdtempSync(join(root, "target", "runtimes-consumer-"));
@@ -64,17 +63,6 @@ before(() => {
 after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** wrangler needs node >= 22.12; on an older node, the node of tests/runtimes/. */
 function nodeForWrangler(): string {
