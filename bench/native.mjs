@@ -33,7 +33,7 @@ for (const f of FILES) {
 }
 
 // ---- the CLI, a whole process per run: reading the file, replay, writing the message ----
-run('cargo', ['build', '--release', '--bin', 'agentscope-message']);
+run('cargo', ['build', '--release', '--features', 'cli', '--bin', 'agentscope-message']);
 const cli = {};
 for (const f of FILES) {
   const times = [];

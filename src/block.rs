@@ -4,10 +4,10 @@
 //! order, tagged by `type`. Missing `id` / `created_at` are filled from the factories
 //! ([`crate::factory`]) when a block is parsed, as pydantic's `default_factory` does.
 
+use crate::json::{Map, Value};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use crate::factory::{generate_id, generate_timestamp};
 use crate::object::{Member, Model, Object, deserialize_model, deserialize_tagged, without_position};
@@ -123,7 +123,7 @@ pub struct ThinkingBlock {
     #[serde(default)]
     pub finished_at: Option<String>,
     /// Extra keys, in input order.
-    #[serde(flatten, serialize_with = "crate::wire::py_map")]
+    #[serde(flatten)]
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub extra: Map<String, Value>,
     #[serde(skip)]
@@ -471,7 +471,7 @@ pub struct ToolResultBlock {
     #[serde(default)]
     pub state: ToolResultState,
     /// Free-form metadata (key order kept).
-    #[serde(default, serialize_with = "crate::wire::py_map")]
+    #[serde(default)]
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
     pub metadata: Map<String, Value>,
     /// When the block was created.

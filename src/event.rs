@@ -6,10 +6,10 @@
 
 use std::borrow::Cow;
 
+use crate::json::{Map, Value};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use crate::block::{BlockKind, PermissionRule, TextOrBlocks, ToolCallBlock, ToolResultBlock, ToolResultState};
 use crate::delta::Delta;
@@ -98,7 +98,7 @@ macro_rules! wire {
         $value
     };
     ($value:expr, values) => {
-        crate::wire::PyMap(&$value)
+        &$value
     };
     ($value:expr, tagged) => {
         crate::block::TaggedList(&$value)
@@ -160,7 +160,7 @@ macro_rules! events {
                     let mut s = serializer.serialize_struct($tag, 4 + count!($($field)*))?;
                     s.serialize_field("id", &self.id)?;
                     s.serialize_field("created_at", &self.created_at)?;
-                    s.serialize_field("metadata", &crate::wire::PyMap(&self.metadata))?;
+                    s.serialize_field("metadata", &self.metadata)?;
                     s.serialize_field("type", $tag)?;
                     $( s.serialize_field(stringify!($field), &wire!(self.$field $(, $how)?))?; )*
                     s.end()
@@ -600,6 +600,17 @@ fn missing_field(tag: &str, name: &str) -> MsgError {
     MsgError::InvalidEvent(format!("{tag}: missing field `{name}`"))
 }
 
+/// Reads an event as [`AgentEvent::from_json`] does (the same validation and defaults;
+/// a refusal is serde's error with the text `"{code}: {message}"`, e.g.
+/// `invalid_event: …`), from one of serde_json's deserialisers (`from_str`, `from_slice`,
+/// `from_reader`, `from_value`; another format's deserialiser is refused).
+impl<'de> Deserialize<'de> for AgentEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AgentEvent, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        AgentEvent::from_json(raw.get()).map_err(|e| serde::de::Error::custom(format!("{}: {e}", e.code())))
+    }
+}
+
 impl AgentEvent {
     /// Parses one event from wire JSON (what the service publishes per SSE frame or JSON
     /// Lines line), like `TypeAdapter(AgentEvent).validate_python(json.loads(s))`.
@@ -618,9 +629,11 @@ impl AgentEvent {
         }
     }
 
-    /// Parses one event from a JSON value (see [`AgentEvent::from_json`]).
-    pub fn from_value(value: &Value) -> Result<AgentEvent, MsgError> {
-        AgentEvent::from_json(&value.to_string())
+    /// Parses one event from a JSON value (see [`AgentEvent::from_json`]): a
+    /// [`crate::json::Value`], a `serde_json::Value` or anything else that serialises to
+    /// an event's JSON.
+    pub fn from_value<T: Serialize + ?Sized>(value: &T) -> Result<AgentEvent, MsgError> {
+        AgentEvent::from_json(&crate::wire::to_string(value))
     }
 
     /// Compact wire JSON.

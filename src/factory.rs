@@ -3,8 +3,11 @@
 //! Every default the model fills in (a block's `id`, a message's `created_at`, the time a
 //! reducer-created block was made) comes from these two factories, so a test or a host
 //! can make the output deterministic. They are process-wide, like agentscope's
-//! `set_id_factory` / `set_timestamp_factory`.
+//! `set_id_factory` / `set_timestamp_factory`; [`with_factories`] replaces them for one
+//! call on one thread, and a [`crate::Session`] can carry its own
+//! ([`crate::Session::set_factories`]), so that deterministic sessions run side by side.
 
+use std::cell::RefCell;
 use std::sync::{Arc, RwLock};
 
 // The IDNA step of URL normalisation lives with it (src/url.rs, re-exported at the crate
@@ -33,14 +36,77 @@ pub fn set_timestamp_factory(factory: Option<Factory>) {
     set(&TIMESTAMP_FACTORY, factory);
 }
 
-/// A new id from the current id factory.
-pub fn generate_id() -> String {
-    call(&ID_FACTORY).unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
+/// An id factory and a timestamp factory for [`with_factories`] or a session
+/// ([`crate::Session::set_factories`]); a `None` one falls back to the process-wide
+/// factory ([`set_id_factory`], [`set_timestamp_factory`]).
+#[derive(Clone, Default)]
+pub struct Factories {
+    /// Makes every id the model fills in.
+    pub id: Option<Factory>,
+    /// Makes every timestamp the model fills in.
+    pub timestamp: Option<Factory>,
 }
 
-/// A new timestamp from the current timestamp factory.
+impl std::fmt::Debug for Factories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Factories")
+            .field("id", &self.id.is_some())
+            .field("timestamp", &self.timestamp.is_some())
+            .finish()
+    }
+}
+
+thread_local! {
+    static SCOPED: RefCell<Factories> = RefCell::new(Factories::default());
+}
+
+/// Runs `f` with `factories` in place of the process-wide ones, on this thread only (a
+/// `None` one falls back to the process-wide factory); the previous ones are back when
+/// `f` returns. Calls nest.
+///
+/// ```
+/// use std::sync::Arc;
+/// use agentscope_message::factory::{Factories, generate_id, with_factories};
+///
+/// let fixed = Factories { id: Some(Arc::new(|| "id-1".to_owned())), timestamp: None };
+/// assert_eq!(with_factories(&fixed, generate_id), "id-1");
+/// assert_ne!(generate_id(), "id-1");
+/// ```
+pub fn with_factories<R>(factories: &Factories, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Factories>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(previous) = self.0.take() {
+                let _ = SCOPED.try_with(|scoped| *scoped.borrow_mut() = previous);
+            }
+        }
+    }
+    let previous = SCOPED.try_with(|scoped| scoped.replace(factories.clone())).ok();
+    let _restore = Restore(previous);
+    f()
+}
+
+/// The factory [`with_factories`] put in place on this thread, if any.
+fn scoped(pick: fn(&Factories) -> &Option<Factory>) -> Option<Factory> {
+    SCOPED.try_with(|scoped| pick(&scoped.borrow()).clone()).ok().flatten()
+}
+
+/// A new id from the current id factory ([`with_factories`]' on this thread, else the
+/// process-wide one).
+pub fn generate_id() -> String {
+    match scoped(|f| &f.id) {
+        Some(factory) => factory(),
+        None => call(&ID_FACTORY).unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string()),
+    }
+}
+
+/// A new timestamp from the current timestamp factory ([`with_factories`]' on this
+/// thread, else the process-wide one).
 pub fn generate_timestamp() -> String {
-    call(&TIMESTAMP_FACTORY).unwrap_or_else(default_timestamp)
+    match scoped(|f| &f.timestamp) {
+        Some(factory) => factory(),
+        None => call(&TIMESTAMP_FACTORY).unwrap_or_else(default_timestamp),
+    }
 }
 
 fn set<T>(slot: &RwLock<Option<T>>, value: Option<T>) {

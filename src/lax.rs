@@ -8,8 +8,8 @@
 //! | int | `true` / `false` (1 / 0); a float with no fractional part inside the i64 range (`120.0`); a string of an integer: (Unicode) white space around it, a sign, `_` between digits, leading zeros, a `.0…` fraction (`" 12 "`, `"+12"`, `"1_000"`, `"012"`, `"12.0"`) | `120.5`, `9.3e18`, `"1e3"`, `"12."`, `"0x10"`, `"1,000"`, `"1__0"`, `""` |
 //! | bool | `0` / `1`, `0.0` / `1.0`; the strings `0 off f false n no` / `1 on t true y yes` in any case | `2`, `1.5`, `" yes"`, `"maybe"` |
 
+use crate::json::Value;
 use serde::de::{self, Deserializer};
-use serde_json::{Number, Value};
 
 /// An integer read as pydantic's lax mode reads an `int` field, kept in 128 bits: the
 /// reference's ints have no bound, 128 bits hold every count it can meet (beyond ±2^127
@@ -25,30 +25,19 @@ impl From<LaxInt> for i128 {
 
 impl<'de> de::Deserialize<'de> for LaxInt {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LaxInt, D::Error> {
-        // read as a `Value` first: its numbers keep their digits (arbitrary_precision)
+        // read as a `Value` first: its numbers keep their digits
         let value = Value::deserialize(deserializer)?;
         lax_int(&value).map(LaxInt).map_err(de::Error::custom)
     }
 }
 
-/// Whether a JSON number is written as an integer (no fraction, no exponent): Python's
-/// `json` reads those as `int`, every other number as `float`.
-pub(crate) fn is_integer_literal(n: &Number) -> bool {
-    !n.as_str().contains(['.', 'e', 'E'])
-}
-
-/// The double of a JSON number, read exactly (the nearest double; ±inf past the range).
-pub(crate) fn number_f64(n: &Number) -> f64 {
-    n.as_str().parse().unwrap_or(f64::NAN)
-}
-
 fn lax_int(value: &Value) -> Result<i128, &'static str> {
     match value {
-        Value::Number(n) if is_integer_literal(n) => n
+        Value::Number(n) if n.is_integer() => n
             .as_str()
             .parse()
             .map_err(|_| "Input should be a valid integer, this port keeps 128 bits"),
-        Value::Number(n) => int_from_float(number_f64(n)),
+        Value::Number(n) => int_from_float(n.as_f64()),
         Value::Bool(b) => Ok(i128::from(*b)),
         Value::String(s) => parse_int(s).ok_or("Input should be a valid integer, unable to parse string as an integer"),
         _ => Err("Input should be a valid integer"),
@@ -117,12 +106,12 @@ const NOT_BOOL: &str = "Input should be a valid boolean, unable to interpret inp
 fn lax_bool(value: &Value) -> Result<bool, &'static str> {
     match value {
         Value::Bool(b) => Ok(*b),
-        Value::Number(n) if is_integer_literal(n) => match n.as_str().trim_start_matches('-') {
+        Value::Number(n) if n.is_integer() => match n.as_str().trim_start_matches('-') {
             "0" => Ok(false),
             "1" if !n.as_str().starts_with('-') => Ok(true),
             _ => Err(NOT_BOOL),
         },
-        Value::Number(n) => match number_f64(n) {
+        Value::Number(n) => match n.as_f64() {
             0.0 => Ok(false),
             1.0 => Ok(true),
             _ => Err("Input should be a valid boolean"),

@@ -37,6 +37,7 @@ mod enums;
 mod error;
 mod event;
 pub mod factory;
+pub mod json;
 mod lax;
 mod limits;
 mod matching;

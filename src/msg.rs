@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
+use crate::json::{Map, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use crate::block::{BlockKind, ContentBlock, TextBlock, TextOrBlocks, TextOrData};
 use crate::error::MsgError;
@@ -38,7 +38,6 @@ pub struct Msg {
     pub id: String,
     /// Free-form metadata (key order kept).
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown>"))]
-    #[serde(serialize_with = "crate::wire::py_map")]
     pub metadata: Map<String, Value>,
     /// Creation time.
     pub created_at: String,
@@ -50,7 +49,6 @@ pub struct Msg {
     pub finished_reason: Option<ReplyFinishedReason>,
     /// Structured output of the reply, or null.
     #[cfg_attr(feature = "wasm", tsify(type = "Record<string, unknown> | null"))]
-    #[serde(serialize_with = "crate::wire::py_opt_map")]
     pub structured_output: Option<Map<String, Value>>,
     /// The error the reply ended with, or null.
     pub error: Option<ErrorInfo>,
@@ -171,6 +169,18 @@ impl From<String> for MsgContent {
 impl From<Vec<ContentBlock>> for MsgContent {
     fn from(blocks: Vec<ContentBlock>) -> MsgContent {
         MsgContent::Blocks(blocks)
+    }
+}
+
+/// Reads a message as [`Msg::from_json`] does (the same validation; a refusal is serde's
+/// error with the text `"{code}: {message}"`, e.g. `role_violation: …`), from one of
+/// serde_json's deserialisers (`from_str`, `from_slice`, `from_reader`, `from_value`; it
+/// reads the message's JSON text, so another format's deserialiser is refused). So a
+/// `#[derive(Deserialize)] struct Row { msg: Msg }` or axum's `Json<Msg>` works.
+impl<'de> Deserialize<'de> for Msg {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Msg, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        Msg::from_json(raw.get()).map_err(|e| serde::de::Error::custom(format!("{}: {e}", e.code())))
     }
 }
 
@@ -600,10 +610,11 @@ impl Msg {
         Ok(msg)
     }
 
-    /// Validates a parsed JSON value like `Msg.model_validate(dict)` (see
-    /// [`Msg::from_json`]).
-    pub fn from_value(value: Value) -> Result<Msg, MsgError> {
-        Msg::from_json(&value.to_string())
+    /// Validates a JSON value like `Msg.model_validate(dict)` (see [`Msg::from_json`]): a
+    /// [`crate::json::Value`], a `serde_json::Value` (its keys in the order its `Map`
+    /// keeps them) or anything else that serialises to a message's JSON.
+    pub fn from_value<T: Serialize + ?Sized>(value: &T) -> Result<Msg, MsgError> {
+        Msg::from_json(&crate::wire::to_string(value))
     }
 
     /// Compact wire JSON (`model_dump_json`).
@@ -611,9 +622,11 @@ impl Msg {
         crate::wire::to_string(self)
     }
 
-    /// Wire JSON as a value (`model_dump(mode="json")`).
+    /// Wire JSON as a value (`model_dump(mode="json")`): keys in the reference's order,
+    /// numbers as [`Msg::to_json`] writes them (`serde_json::to_value(&msg)` gives the
+    /// application's own `serde_json::Value` instead, see [`crate::json`]).
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        crate::json::from_str(&self.to_json()).unwrap_or_default()
     }
 
     /// `append_usage`: stores `usage` when there is none yet, else adds the four counters

@@ -8,10 +8,10 @@
 //! tail; any other change sends the whole block. The reader on the other side keeps the
 //! previous objects and rebuilds only what changed (structural sharing).
 
+use crate::json::{Map, Value};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::block::{ContentBlock, TextOrBlocks, TextOrData};
 use crate::msg::Msg;
@@ -25,13 +25,11 @@ struct Header<'a> {
     content: (),
     role: Role,
     id: &'a str,
-    #[serde(serialize_with = "crate::wire::py_map")]
     metadata: &'a Map<String, Value>,
     created_at: &'a str,
     usage: &'a Option<Usage>,
     finished_at: &'a Option<String>,
     finished_reason: &'a Option<ReplyFinishedReason>,
-    #[serde(serialize_with = "crate::wire::py_opt_map")]
     structured_output: &'a Option<Map<String, Value>>,
     error: &'a Option<ErrorInfo>,
 }

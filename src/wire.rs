@@ -7,13 +7,11 @@
 //! with at least one digit after the point (`100000.0`, `0.0001`), otherwise in exponent
 //! notation with a signed exponent of at least two digits (`1e+16`, `1.5e-07`, `5e-324`).
 //! Floats only occur in free-form values (metadata, structured output, `CUSTOM` values,
-//! tool-result metadata, thinking extras), which are written through `PyValue`: each
-//! float as raw JSON text in that notation. (A second serde_json formatter would do it
+//! tool-result metadata, thinking extras): [`crate::json::Value`] writes each float as
+//! raw JSON text in that notation. (A second serde_json formatter would do it
 //! everywhere but adds 12.5 KB gzip to the `.wasm`.)
 
 use serde::Serialize;
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 /// Compact wire JSON of `value` (see the module docs). Serialising the crate's types
 /// cannot fail (every map key is a string); a failing custom `Serialize` gives `""`.
@@ -65,54 +63,6 @@ pub fn python_repr(value: f64) -> String {
     let e = point - 1;
     let esign = if e < 0 { '-' } else { '+' };
     format!("{sign}{mantissa}e{esign}{:02}", e.abs())
-}
-
-/// A free-form JSON value (metadata, structured output, …) written with Python's float
-/// notation: each float goes out as raw JSON text, so no second formatter is compiled in.
-pub(crate) struct PyValue<'a>(pub &'a Value);
-
-impl Serialize for PyValue<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            // numbers keep their digits (serde_json's arbitrary_precision): an integer is
-            // written as read (any size, as a Python int; `-0` is the int 0), any other
-            // number as Python's repr of its nearest double (`null` past ±1.8e308, as
-            // pydantic writes an infinity)
-            Value::Number(n) if crate::lax::is_integer_literal(n) => match n.as_str() {
-                "-0" => serializer.serialize_u8(0),
-                _ => self.0.serialize(serializer),
-            },
-            Value::Number(n) => match RawValue::from_string(python_repr(crate::lax::number_f64(n))) {
-                Ok(raw) => raw.serialize(serializer),
-                Err(_) => serializer.serialize_unit(),
-            },
-            Value::Array(items) => serializer.collect_seq(items.iter().map(PyValue)),
-            Value::Object(map) => PyMap(map).serialize(serializer),
-            other => other.serialize(serializer),
-        }
-    }
-}
-
-/// A free-form JSON object written as [`PyValue`] writes values.
-pub(crate) struct PyMap<'a>(pub &'a Map<String, Value>);
-
-impl Serialize for PyMap<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(k, v)| (k, PyValue(v))))
-    }
-}
-
-/// `serialize_with` for a free-form object.
-pub(crate) fn py_map<S: serde::Serializer>(map: &Map<String, Value>, serializer: S) -> Result<S::Ok, S::Error> {
-    PyMap(map).serialize(serializer)
-}
-
-/// `serialize_with` for an optional free-form object.
-pub(crate) fn py_opt_map<S: serde::Serializer>(
-    map: &Option<Map<String, Value>>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    map.as_ref().map(PyMap).serialize(serializer)
 }
 
 #[cfg(test)]

@@ -100,7 +100,7 @@ fn a_surrogate_pair_split_across_deltas_joins() {
         apply(&mut m, json).unwrap();
     }
     assert_eq!(m.get_text_content("\n").as_deref(), Some("hello 🌍 你"));
-    let v = m.to_value();
+    let v = serde_json::to_value(&m).expect("JSON");
     assert_eq!(v["content"][1]["thinking"], "😀");
     assert_eq!(v["content"][2]["input"], "{\"q\": \"🌍\"}");
     assert_eq!(v["content"][3]["output"][0]["text"], "🌍");
@@ -159,7 +159,7 @@ fn many_blocks_are_found_by_type_and_id_first_match_first() {
         r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b1999","delta":"z"}"#,
     )
     .unwrap();
-    let v = m.to_value();
+    let v = serde_json::to_value(&m).expect("JSON");
     assert_eq!(v["content"][7]["text"], "x");
     assert_eq!(v["content"][2000]["thinking"], "y");
     assert_eq!(v["content"][2001]["text"], "");
@@ -172,7 +172,7 @@ fn many_blocks_are_found_by_type_and_id_first_match_first() {
         r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b7","delta":"w"}"#,
     )
     .unwrap();
-    assert_eq!(m.to_value()["content"][0]["text"], "w");
+    assert_eq!(serde_json::to_value(&m).expect("JSON")["content"][0]["text"], "w");
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn factories_are_injected_and_defaults_restored() {
     set_timestamp_factory(Some(Arc::new(|| "T".to_owned())));
 
     let msg = user_msg("user", "hi", MsgOptions::default()).unwrap();
-    let v = msg.to_value();
+    let v = serde_json::to_value(&msg).expect("JSON");
     // the text block is made before the message id, as in the reference factory
     assert_eq!(v["content"][0]["id"], "id-0");
     assert_eq!(v["id"], "id-1");
@@ -43,12 +43,21 @@ fn factories_are_injected_and_defaults_restored() {
         },
     )
     .unwrap();
-    assert_eq!(reply.to_value()["finished_at"], serde_json::Value::Null);
+    assert_eq!(
+        serde_json::to_value(&reply).expect("JSON")["finished_at"],
+        serde_json::Value::Null
+    );
     let hint = AgentEvent::from_json(r#"{"type":"HINT_BLOCK","reply_id":"r","block_id":"h","hint":"x"}"#).unwrap();
     assert_eq!(hint.id(), "id-2", "a missing event id comes from the factory");
     reply.append_event(&hint).unwrap();
-    assert_eq!(reply.to_value()["content"][0]["created_at"], "T");
-    assert_eq!(reply.to_value()["content"][0]["finished_at"], "T");
+    assert_eq!(
+        serde_json::to_value(&reply).expect("JSON")["content"][0]["created_at"],
+        "T"
+    );
+    assert_eq!(
+        serde_json::to_value(&reply).expect("JSON")["content"][0]["finished_at"],
+        "T"
+    );
 
     set_id_factory(None);
     set_timestamp_factory(None);

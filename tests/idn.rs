@@ -71,7 +71,7 @@ fn reduced(url: &str) -> Result<String, String> {
     // the event itself keeps the URL as a plain string
     let event = AgentEvent::from_json(&delta.to_string()).expect("a DATA_BLOCK_DELTA takes any string");
     match msg.append_event(&event) {
-        Ok(_) => Ok(msg.to_value()["content"][0]["source"]["url"]
+        Ok(_) => Ok(serde_json::to_value(&msg).expect("JSON")["content"][0]["source"]["url"]
             .as_str()
             .expect("a URL source")
             .to_owned()),
@@ -90,7 +90,7 @@ fn stored(url: &str) -> Result<String, String> {
                      "source": {"type": "url", "url": url, "media_type": "image/png"}}],
     });
     match Msg::from_json(&json.to_string()) {
-        Ok(msg) => Ok(msg.to_value()["content"][0]["source"]["url"]
+        Ok(msg) => Ok(serde_json::to_value(&msg).expect("JSON")["content"][0]["source"]["url"]
             .as_str()
             .expect("a URL source")
             .to_owned()),

@@ -12,9 +12,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::json::{Map, Value};
 use serde::Deserialize;
 use serde::de::{Deserializer, Error, Visitor};
-use serde_json::{Map, Value};
 
 use super::{
     AgentEvent, Decoded, TextBlockDeltaEvent, ThinkingBlockDeltaEvent, ToolCallDeltaEvent, ToolResultTextDeltaEvent,

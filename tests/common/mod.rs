@@ -9,10 +9,10 @@ pub mod session_cases;
 pub use check::*;
 
 use std::fs;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 use std::io::Write;
 use std::path::{Path, PathBuf};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -75,8 +75,9 @@ pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(path).expect("readable")).expect("JSON")
 }
 
-/// Runs the `agentscope-message` CLI with `args`, writing `stdin` to it.
-#[cfg(not(target_arch = "wasm32"))]
+/// Runs the `agentscope-message` CLI with `args`, writing `stdin` to it (built with the
+/// `cli` feature: `cargo test --features cli`).
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub fn cli(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
         .args(args)

@@ -70,7 +70,7 @@ pub fn run(options: &Value, stream: &[u8], chunk: usize) -> Value {
     }
     serde_json::json!({
         "error": error,
-        "messages": session.messages().map(|m| m.to_value()).collect::<Vec<_>>(),
+        "messages": session.messages().map(|m| serde_json::to_value(m).expect("JSON")).collect::<Vec<_>>(),
         "diagnostics": serde_json::to_value(session.diagnostics()).expect("diagnostics"),
     })
 }

@@ -31,7 +31,7 @@ after(async () => {
 
 /** What the Rust CLI rebuilds from a stream (a file, or bytes on stdin): one message per reply. */
 function cli(file: string, input?: Buffer): Json[] {
-  const stdout = execFileSync("cargo", ["run", "-q", "--bin", "agentscope-message", "--", "replay", "--all", input ? "-" : file], {
+  const stdout = execFileSync("cargo", ["run", "-q", "--features", "cli", "--bin", "agentscope-message", "--", "replay", "--all", input ? "-" : file], {
     cwd: root,
     encoding: "utf8",
     input,
