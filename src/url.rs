@@ -1,6 +1,7 @@
 //! URL normalisation as pydantic's `AnyUrl` does it ([`normalize_url`]), with its IDNA
-//! step: a host put in ASCII ([`url_host_to_ascii`]) by UTS #46 as the WHATWG URL
-//! standard runs it, replaceable with [`set_url_host_to_ascii`].
+//! step: natively the `url` crate's own; in wasm, or once replaced with
+//! [`set_url_host_to_ascii`], a host put in ASCII first ([`url_host_to_ascii`]) by UTS #46
+//! as the WHATWG URL standard runs it.
 
 use std::sync::{Arc, RwLock};
 
