@@ -1,6 +1,7 @@
 //! URL normalisation as pydantic's `AnyUrl` does it ([`normalize_url`]), with its IDNA
-//! step: a host put in ASCII ([`url_host_to_ascii`]) by UTS #46 as the WHATWG URL
-//! standard runs it, replaceable with [`set_url_host_to_ascii`].
+//! step: natively the `url` crate's own; in wasm, or once replaced with
+//! [`set_url_host_to_ascii`], a host put in ASCII first ([`url_host_to_ascii`]) by UTS #46
+//! as the WHATWG URL standard runs it.
 
 use std::sync::{Arc, RwLock};
 
@@ -13,14 +14,28 @@ static URL_HOST_TO_ASCII: RwLock<Option<UrlHostToAscii>> = RwLock::new(None);
 
 /// Normalises `url` like pydantic's `AnyUrl` (which is built on the same `url` crate).
 ///
-/// The `url` crate is built here without a Unicode back end for IDNA (`idna_adapter`
-/// 1.0, see Cargo.toml: its tables would not fit the .wasm size budget): it refuses a
-/// host that is not ASCII (and asserts on one in debug builds) and lets a Punycode
-/// (`xn--`) label through unchecked. So a URL that is not all ASCII, or has a `%` or an
-/// `xn--` in it, first has its host put in ASCII by [`url_host_to_ascii`]
-/// (UTS #46 ToASCII as the WHATWG URL standard runs it).
+/// Natively, with no conversion set by [`set_url_host_to_ascii`], this is the `url`
+/// crate's own parse, IDNA included: the `idna` crate's UTS #46 with the Unicode tables
+/// of whatever `idna_adapter` the build resolves (this crate does not pin it; 1.2 brings
+/// ICU4X 2's, Unicode 17 with ICU4X 2.4 as this repository's Cargo.lock has it). The
+/// reference's are Unicode 15.1's (`idna_adapter` 1.1, ICU4X 1.5): a character that
+/// Unicode 16 or 17 added (e.g. the emoji U+1FAE9, U+1FAEA) is taken here where the
+/// reference refuses it. No case of the corpus (`tests/fixtures/idn.json`) has one: on
+/// all of it the results are the reference's.
+///
+/// A build that pins the table-free `idna_adapter` 1.0, as the .wasm's own does
+/// (`wasm/Cargo.toml`), has a `url` crate that refuses a host that is not ASCII (and
+/// asserts on one in debug builds) and lets a Punycode (`xn--`) label through unchecked.
+/// So on `wasm32-unknown-unknown`, and on every target once a conversion is
+/// set, a URL that is not all ASCII, or has a `%` or an `xn--` in it, first has its host
+/// put in ASCII by [`url_host_to_ascii`] (UTS #46 ToASCII as the WHATWG URL standard runs
+/// it), and the result is parsed. Errors: [`MsgError::InvalidUrl`] with the `url` crate's
+/// reason ("invalid international domain name" when the conversion refuses the host).
 pub fn normalize_url(url: &str) -> Result<String, MsgError> {
-    let parsed = if url.is_ascii() && !url.contains('%') && !has_ace_label(url) {
+    // natively and with no conversion set, the `url` crate's own IDNA (never in wasm: the
+    // .wasm's has no tables)
+    let url_crate_idna = cfg!(not(all(target_arch = "wasm32", target_os = "unknown"))) && installed().is_none();
+    let parsed = if url_crate_idna || (url.is_ascii() && !url.contains('%') && !has_ace_label(url)) {
         ::url::Url::parse(url)
     } else {
         match url_host_to_ascii(url) {
@@ -38,43 +53,58 @@ fn has_ace_label(s: &str) -> bool {
     s.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
 }
 
-/// Replaces the IDNA step of URL normalisation ([`normalize_url`]). The `url`
-/// crate is built without Unicode tables (see Cargo.toml), so a URL that is not all
-/// ASCII, or has a `%` or an `xn--` in it, goes through this function first: it gets the
-/// URL as given and returns it with its host in ASCII if it is a special URL's (`http`,
-/// `https`, `ws`, `wss`, `ftp`, `file`) that needs it (`https://bücher.de/x` →
-/// `https://xn--bcher-kva.de/x`; a WHATWG `href` will do, as the result is parsed
-/// again), or `None` when the host is not a valid international domain name (the URL
-/// is then refused as `invalid_url`: "invalid international domain name").
-/// The host must be converted as the WHATWG URL standard's "domain to ASCII" does: UTS
-/// #46 ToASCII, nontransitional, with CheckBidi and CheckJoiners, without STD3 rules,
-/// hyphen or DNS length checks. `None` restores the default: natively, the `idna` crate
-/// (its 0.5 line, with Unicode 13's tables); on `wasm32-unknown-unknown` the JavaScript
-/// binding installs the host's `URL` parser at start-up, and without it such a URL is
-/// refused when its host needs IDNA. Both defaults map what Unicode 15.1 changed and
-/// check the result with table-free rules (Punycode labels, part of the bidi rule), so
-/// that both give the reference's results (`tests/fixtures/idn.json`); a function set
-/// here replaces all of that.
+/// Replaces the IDNA step of URL normalisation ([`normalize_url`]). Once a function is
+/// set, a URL that is not all ASCII, or has a `%` or an `xn--` in it, goes through it
+/// first, on every target: it gets the URL as given and returns it with its host in
+/// ASCII if it is a special URL's (`http`, `https`, `ws`, `wss`, `ftp`, `file`) that
+/// needs it (`https://bücher.de/x` → `https://xn--bcher-kva.de/x`; a WHATWG `href` will
+/// do, as the result is parsed again), or `None` when the host is not a valid
+/// international domain name (the URL is then refused as `invalid_url`: "invalid
+/// international domain name"). The host must be converted as the WHATWG URL standard's
+/// "domain to ASCII" does: UTS #46 ToASCII, nontransitional, with CheckBidi and
+/// CheckJoiners, without STD3 rules, hyphen or DNS length checks.
+///
+/// `None` restores the default. Natively, that is the `url` crate's own IDNA: the `idna`
+/// crate (1.x) with the tables of the `idna_adapter` the build resolves, which is what
+/// the reference runs (`tests/fixtures/idn.json`); [`url_host_to_ascii`] then converts
+/// with that same `idna`. On `wasm32-unknown-unknown` the `url` crate of the shipped
+/// .wasm has no Unicode tables (`idna_adapter` 1.0, pinned by `wasm/Cargo.toml` for the
+/// size budget): the JavaScript binding installs the host's `URL` parser here at
+/// start-up, and without it such a URL is refused when its host needs IDNA. The
+/// binding's conversion maps what Unicode 15.1 changed (node 20's tables are older) and
+/// checks the result with table-free rules (Punycode labels, part of the bidi rule), so
+/// that node and Chromium give the reference's results; a function set here replaces
+/// all of that.
 pub fn set_url_host_to_ascii(convert: Option<UrlHostToAscii>) {
     // A poisoned lock only means another thread panicked while swapping an Arc; the
     // stored value is still a valid Option, so recover it instead of panicking.
     *URL_HOST_TO_ASCII.write().unwrap_or_else(|e| e.into_inner()) = convert;
 }
 
+/// The conversion set by [`set_url_host_to_ascii`], if any.
+fn installed() -> Option<UrlHostToAscii> {
+    URL_HOST_TO_ASCII.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// `url` with its host in ASCII, from the current conversion (see
 /// [`set_url_host_to_ascii`]); `None` when the host is not a valid international domain
-/// name.
+/// name (natively, by default: when the `idna` crate refuses it, or maps it to nothing).
 pub fn url_host_to_ascii(url: &str) -> Option<String> {
-    let convert = URL_HOST_TO_ASCII.read().unwrap_or_else(|e| e.into_inner()).clone();
-    match convert {
+    match installed() {
         Some(convert) => convert(url),
         None => default_url_host_to_ascii(url),
     }
 }
 
+/// The `url` crate's own "domain to ASCII" (`idna` 1.x, with the URL standard's
+/// forbidden domain code points refused), in the steps of [`url_host_to_ascii_with`].
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn default_url_host_to_ascii(url: &str) -> Option<String> {
-    url_host_to_ascii_with(url, &idna_to_ascii)
+    url_host_to_ascii_with(url, &|domain| {
+        idna::domain_to_ascii_cow(domain.as_bytes(), idna::AsciiDenyList::URL)
+            .ok()
+            .map(std::borrow::Cow::into_owned)
+    })
 }
 
 /// Without the JavaScript binding's `URL` parser: a host that is not ASCII is refused,
@@ -88,10 +118,10 @@ fn default_url_host_to_ascii(url: &str) -> Option<String> {
 /// `domain_to_ascii` (UTS #46 ToASCII, see [`set_url_host_to_ascii`])
 /// when it is the host of a special URL (`http`, `https`, `ws`, `wss`, `ftp`, `file`)
 /// and, percent-decoded, not ASCII or has `xn--` in it (else `url` as it is); `None` when
-/// the host is not a valid international domain name. The same steps on every target:
-/// natively `domain_to_ascii` is [`idna_to_ascii`], in wasm the JS host's `URL` parser.
-/// Its result is checked by [`ascii_domain_valid`], and [`unicode_15_1_mapping`] comes
-/// before it.
+/// the host is not a valid international domain name. The same steps for every
+/// converter: natively `domain_to_ascii` is the `idna` crate's by default (see
+/// `default_url_host_to_ascii`), in wasm the JS host's `URL` parser. Its result is
+/// checked by [`ascii_domain_valid`], and [`unicode_15_1_mapping`] comes before it.
 pub(crate) fn url_host_to_ascii_with(url: &str, domain_to_ascii: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     let Some((input, start, end)) = find_host(url) else {
         return Some(url.to_owned());
@@ -118,8 +148,9 @@ pub(crate) fn url_host_to_ascii_with(url: &str, domain_to_ascii: &dyn Fn(&str) -
 }
 
 /// UTS #46's mapping of Unicode 15.1 (the reference's tables) where older tables
-/// (`idna` 0.5's, node 20's) differ: U+1E9E (ẞ) maps to ß (before: "ss"), and five CJK
-/// compatibility ideographs, disallowed before, to their NFKC form.
+/// (node 20's) differ: U+1E9E (ẞ) maps to ß (before: "ss"), and five CJK compatibility
+/// ideographs, disallowed before, to their NFKC form. (Unicode 16's, the `idna` crate's
+/// with `idna_adapter` 1.2, map all six so too: then this changes nothing.)
 fn unicode_15_1_mapping(c: char) -> char {
     match c {
         '\u{1E9E}' => '\u{DF}',
@@ -234,58 +265,6 @@ fn find_host(url: &str) -> Option<(String, usize, usize)> {
     Some((input, start, end))
 }
 
-/// UTS #46 ToASCII as the WHATWG URL standard runs it (nontransitional, CheckBidi,
-/// CheckJoiners; no STD3 rules, hyphen or DNS length checks), natively. The `idna`
-/// crate's 0.5 line does it (the 1.x line, the `url` crate's own, has no Unicode tables
-/// here: one `idna_adapter` serves every target), with two checks of 1.x that 0.5 lacks:
-/// a Punycode label must decode to something neither empty nor all ASCII, and ContextJ.
-/// 0.5's tables are Unicode 13's: a later character (e.g. the emoji 🫠) is refused.
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-fn idna_to_ascii(domain: &str) -> Option<String> {
-    // (UTS #46 reads these four as label separators)
-    for payload in domain
-        .split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}'])
-        .filter_map(ace_payload)
-    {
-        match idna05::punycode::decode_to_string(payload) {
-            Some(label) if !label.is_empty() && !label.is_ascii() => {}
-            _ => return None,
-        }
-    }
-    let ascii = idna05::domain_to_ascii(domain).ok()?;
-    for payload in ascii.split('.').filter_map(ace_payload) {
-        if !joiners_allowed(&idna05::punycode::decode(payload)?) {
-            return None;
-        }
-    }
-    Some(ascii)
-}
-
-/// RFC 5892's ContextJ rules for a label: a ZERO WIDTH JOINER only after a virama; a
-/// ZERO WIDTH NON-JOINER after a virama or between a left- or dual-joining and a right-
-/// or dual-joining character (transparent ones skipped).
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-fn joiners_allowed(label: &[char]) -> bool {
-    use unicode_joining_type::{JoiningType, get_joining_type};
-    fn joins<'a>(mut chars: impl Iterator<Item = &'a char>, side: JoiningType) -> bool {
-        chars
-            .find(|&&c| get_joining_type(c) != JoiningType::Transparent)
-            .is_some_and(|&c| matches!(get_joining_type(c), t if t == side || t == JoiningType::DualJoining))
-    }
-    label.iter().enumerate().all(|(i, &c)| {
-        if c != '\u{200C}' && c != '\u{200D}' {
-            return true;
-        }
-        let Some(&previous) = label[..i].last() else {
-            return false;
-        };
-        unicode_normalization::char::canonical_combining_class(previous) == 9 // a virama
-            || (c == '\u{200C}'
-                && joins(label[..i].iter().rev(), JoiningType::LeftJoining)
-                && joins(label[i + 1..].iter(), JoiningType::RightJoining))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,6 +280,29 @@ mod tests {
         assert_eq!(
             normalize_url("not a url").unwrap_err().to_string(),
             "Input should be a valid URL, relative URL without a base"
+        );
+    }
+
+    /// Natively the `url` crate does the IDNA step itself (no conversion set here).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    #[test]
+    fn international_domain_names_by_the_url_crate() {
+        assert_eq!(
+            normalize_url("http://münchen.de/").unwrap(),
+            "http://xn--mnchen-3ya.de/"
+        );
+        assert_eq!(
+            url_host_to_ascii("https://bücher.de/x").as_deref(),
+            Some("https://xn--bcher-kva.de/x")
+        );
+        assert_eq!(
+            url_host_to_ascii("https://a\u{200B}b.de/x").as_deref(),
+            Some("https://ab.de/x")
+        );
+        assert_eq!(url_host_to_ascii("https://\u{200B}/x"), None);
+        assert_eq!(
+            normalize_url("https://\u{200B}/x").unwrap_err().to_string(),
+            "Input should be a valid URL, empty host"
         );
     }
 }

@@ -1,5 +1,6 @@
 //! Every conformance case and session case inside headless Chromium: the core compiled to wasm32
-//! (`wasm-pack test --headless --chrome`).
+//! as the .wasm ships it, with its binding and the table-free `idna_adapter` (`wasm-pack test
+//! --headless --chrome wasm`, a test of the .wasm's workspace, wasm/Cargo.toml).
 #![cfg(target_arch = "wasm32")]
 
 mod common;

@@ -1,4 +1,6 @@
-//! Every conformance case inside node: the core compiled to wasm32 (`wasm-pack test --node`).
+//! Every conformance case inside node: the core compiled to wasm32 as the .wasm ships it, with
+//! its binding and the table-free `idna_adapter` (`wasm-pack test --node wasm`, a test of the
+//! .wasm's workspace, wasm/Cargo.toml).
 #![cfg(target_arch = "wasm32")]
 
 mod common;

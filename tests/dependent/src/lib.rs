@@ -1,0 +1,1 @@
+//! A host application of agentscope-message: see `tests/host.rs`.
