@@ -1,4 +1,4 @@
-//! What a host application keeps when it adds agentscope-message (issue 22): its own
+//! What a host application keeps when it adds agentscope-message: its own
 //! `url` crate's international domain names, its own `serde_json` map order and number
 //! type; and the library works in it.
 
@@ -41,4 +41,22 @@ fn the_library_normalises_international_domain_names_in_the_host() {
         normalized("https://bücher.de/x"),
         Ok("https://xn--bcher-kva.de/x".to_owned())
     );
+}
+
+/// The library's own free-form values in the host: a message's metadata keeps the
+/// reference's key order and digits (Python's `json`), with the host's serde_json as it is,
+/// and a message deserialises inside the host's own types.
+#[test]
+fn the_library_keeps_key_order_and_digits_in_the_host() {
+    let json = r#"{"name":"Friday","content":[],"role":"assistant","id":"m1","metadata":{"b":1,"a":123456789012345678901234567890,"c":1.5e-7},"created_at":"T","usage":null,"finished_at":null,"finished_reason":null,"structured_output":null,"error":null}"#;
+    let msg = agentscope_message::Msg::from_json(json).expect("a message");
+    assert_eq!(msg.to_json(), json.replace("1.5e-7", "1.5e-07"));
+    assert_eq!(serde_json::to_string(&msg).expect("JSON"), msg.to_json());
+
+    #[derive(serde::Deserialize)]
+    struct Row {
+        msg: agentscope_message::Msg,
+    }
+    let row: Row = serde_json::from_str(&format!(r#"{{"msg": {json}}}"#)).expect("a row");
+    assert_eq!(row.msg.to_json(), msg.to_json());
 }
