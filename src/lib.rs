@@ -50,6 +50,8 @@ mod reply;
 pub mod session;
 pub mod snapshot;
 mod source;
+#[cfg(feature = "stream")]
+pub mod stream;
 #[cfg(test)]
 mod tests;
 mod url;
@@ -73,6 +75,10 @@ pub use msg::{Msg, MsgContent, MsgOptions, assistant_msg, parse_content, system_
 pub use outcome::{Outcome, Skip};
 pub use reply::{ErrorInfo, ErrorType, ReplyFinishedReason, Role, Usage};
 pub use session::framing::{Frame, Framer, Framing};
-pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
+pub use session::{
+    DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall, Update, UpdateKind,
+};
 pub use source::{Base64Source, DataSource, URLSource, b64decode};
+#[cfg(feature = "stream")]
+pub use stream::UpdateStream;
 pub use url::{UrlHostToAscii, normalize_url, set_url_host_to_ascii, url_host_to_ascii};
