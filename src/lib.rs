@@ -25,6 +25,9 @@
 //!
 //! [`Session`] owns a whole stream: raw bytes in (SSE, JSON Lines or a JSON array, split
 //! anywhere), reply messages out, with diagnostics for what it skipped.
+//! [`Session::feed_updates`] tells what became of each event ([`Update`]: a reply started,
+//! ended with its finished message, an event skipped or refused); with the `stream`
+//! feature, `UpdateStream` does so over any async byte stream (a reqwest or hyper body).
 //!
 //! The crate is plain Rust: no I/O, no JavaScript. Ids and timestamps
 //! come from injectable factories ([`set_id_factory`], [`set_timestamp_factory`]).
