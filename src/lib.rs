@@ -25,6 +25,9 @@
 //!
 //! [`Session`] owns a whole stream: raw bytes in (SSE, JSON Lines or a JSON array, split
 //! anywhere), reply messages out, with diagnostics for what it skipped.
+//! [`Session::feed_updates`] tells what became of each event ([`Update`]: a reply started,
+//! ended with its finished message, an event skipped or refused); with the `stream`
+//! feature, `UpdateStream` does so over any async byte stream (a reqwest or hyper body).
 //!
 //! The crate is plain Rust: no I/O, no JavaScript. Ids and timestamps
 //! come from injectable factories ([`set_id_factory`], [`set_timestamp_factory`]).
@@ -51,6 +54,8 @@ mod reply;
 pub mod session;
 pub mod snapshot;
 mod source;
+#[cfg(feature = "stream")]
+pub mod stream;
 #[cfg(test)]
 mod tests;
 mod url;
@@ -74,6 +79,10 @@ pub use msg::{Msg, MsgContent, MsgOptions, assistant_msg, parse_content, system_
 pub use outcome::{Outcome, Skip};
 pub use reply::{ErrorInfo, ErrorType, ReplyFinishedReason, Role, Usage};
 pub use session::framing::{Frame, Framer, Framing};
-pub use session::{DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall};
+pub use session::{
+    DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall, Update, UpdateKind,
+};
 pub use source::{Base64Source, DataSource, URLSource, b64decode};
+#[cfg(feature = "stream")]
+pub use stream::UpdateStream;
 pub use url::{UrlHostToAscii, normalize_url, set_url_host_to_ascii, url_host_to_ascii};

@@ -64,12 +64,19 @@ pub enum Skip {
     /// Not a skip but a warning: a `REQUIRE_USER_CONFIRM` for a tool call the user already
     /// allowed (applied, as the reference does: the call asks again; unless strict).
     AskedAgain,
+    /// A frame that is not JSON (`invalid_json`), skipped instead of refused only with
+    /// [`crate::SessionOptions::skip_invalid`].
+    InvalidJson,
+    /// A frame that is JSON but not an AgentScope event (`invalid_event`), skipped
+    /// instead of refused only with [`crate::SessionOptions::skip_invalid`].
+    InvalidEvent,
 }
 
 impl Skip {
     /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
     /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
-    /// `duplicate_block`, `after_block_end`, `unclosed_blocks`, `asked_again`.
+    /// `duplicate_block`, `after_block_end`, `unclosed_blocks`, `asked_again`,
+    /// `invalid_json`, `invalid_event`.
     pub fn code(self) -> &'static str {
         match self {
             Skip::ForeignReply => "foreign_reply",
@@ -85,6 +92,8 @@ impl Skip {
             Skip::AfterBlockEnd => "after_block_end",
             Skip::UnclosedBlocks => "unclosed_blocks",
             Skip::AskedAgain => "asked_again",
+            Skip::InvalidJson => "invalid_json",
+            Skip::InvalidEvent => "invalid_event",
         }
     }
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use std::path::Path;
+#[cfg(feature = "cli")]
 use std::process::Command;
 
 use agentscope_message::{Session, SessionOptions};

@@ -8,7 +8,9 @@ use agentscope_message::{
     AgentEvent, BlockMatch, Framer, Matching, Msg, MsgOptions, Outcome, Session, SessionOptions, Skip, ToolCallMatch,
     ToolCallState, assistant_msg,
 };
-use common::session_cases::{self, RECORDINGS, subset};
+#[cfg(feature = "cli")]
+use common::session_cases::subset;
+use common::session_cases::{self, RECORDINGS};
 use common::*;
 use serde_json::{Value, json};
 
@@ -421,6 +423,7 @@ fn block_match_is_kept_in_a_checkpoint_and_first_when_absent() {
 }
 
 /// CLI flags for a case's options.
+#[cfg(feature = "cli")]
 fn flags(options: &Value) -> Vec<&'static str> {
     let mut out = vec!["replay", "--all", "--diagnostics"];
     if options["strict"] == true {

@@ -255,6 +255,7 @@ fn main() -> ExitCode {
                 max_message_bytes: caps.max_message_bytes,
                 max_blocks: caps.max_blocks,
                 max_session_bytes: caps.max_session_bytes,
+                skip_invalid: false,
             };
             replay(ReplayArgs {
                 initial,

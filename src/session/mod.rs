@@ -5,6 +5,7 @@
 //! demo page all go through it.
 
 pub mod framing;
+mod update;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -16,7 +17,8 @@ use thiserror::Error;
 
 use crate::block::{BlockKind, ContentBlock, ToolCallBlock, ToolCallState};
 use crate::error::MsgError;
-use crate::event::{AgentEvent, Decoded, decode};
+use crate::event::{AgentEvent, Decoded, EventType, decode};
+use crate::factory::Factories;
 use crate::limits::Limits;
 use crate::matching::{BlockMatch, Matching, ToolCallMatch};
 use crate::msg::{Msg, MsgOptions, assistant_msg};
@@ -24,6 +26,8 @@ use crate::object::{Object, without_position};
 use crate::outcome::{Outcome, Skip};
 use crate::recency::Recency;
 use framing::{Frame, Framer, Framing};
+use update::Note;
+pub use update::{Update, UpdateKind};
 
 /// How a [`Session`] treats what the reference would skip or repeat, and its one cap.
 /// Every option is off by default, which reproduces the reference (agentscope 2.0.11)
@@ -43,6 +47,13 @@ pub struct SessionOptions {
     /// with a `duplicate` diagnostic. Events without an `id` on the wire are never
     /// deduplicated.
     pub dedup: bool,
+    /// Skip, with an `invalid_json` or `invalid_event` diagnostic (the error's text as its
+    /// message), a frame that is not JSON or not an AgentScope event, instead of refusing
+    /// it: one bad frame then stops no route ([`Session::feed`], [`Session::end`],
+    /// [`Session::apply_json`], [`Session::feed_updates`]). Strict sessions too. Off by
+    /// default (the reference raises on such an event); a checkpoint names it only when on.
+    #[serde(skip_serializing_if = "is_false")]
+    pub skip_invalid: bool,
     /// Which tool call (or result) a repeated tool-call id names: the first (the
     /// reference) or the newest.
     pub tool_call_match: ToolCallMatch,
@@ -69,6 +80,10 @@ pub struct SessionOptions {
     /// default [`DEFAULT_MAX_SESSION_BYTES`] (1 GiB; 0 is no cap): with the defaults, one
     /// session stays well inside the 4 GiB of a wasm32 memory, its snapshots included.
     pub max_session_bytes: usize,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// The default [`SessionOptions::max_session_bytes`]: 1 GiB.
@@ -103,6 +118,7 @@ impl Default for SessionOptions {
         SessionOptions {
             strict: false,
             dedup: false,
+            skip_invalid: false,
             tool_call_match: ToolCallMatch::First,
             block_match: BlockMatch::First,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
@@ -124,7 +140,8 @@ pub struct Diagnostic {
     /// The stable code ([`Skip::code`]): `unknown_block`, `unknown_reply`, `duplicate`,
     /// `after_end`, `duplicate_block`, `after_block_end`, `unclosed_blocks` (a note on a
     /// `REPLY_END` that left blocks open), `asked_again`, `named_sse_event`, `unknown_event_type`,
-    /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`).
+    /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`),
+    /// `invalid_json` and `invalid_event` (with [`SessionOptions::skip_invalid`]).
     pub code: &'static str,
     /// What happened, for people.
     pub message: String,
@@ -241,6 +258,8 @@ pub struct Session {
     /// bytes (their tool calls' wire JSON, counted in `taken_bytes`)
     unstarted: Vec<UnstartedCall>,
     unstarted_bytes: usize,
+    /// the session's own id and timestamp factories (see `set_factories`)
+    factories: Option<Factories>,
 }
 
 impl Default for Session {
@@ -269,6 +288,46 @@ impl Session {
             recent: Recency::default(),
             unstarted: Vec::new(),
             unstarted_bytes: 0,
+            factories: None,
+        }
+    }
+
+    /// Gives the session its own id and timestamp factories: every id and timestamp the
+    /// events it applies fill in (an event's absent `id` or `created_at`, a block the
+    /// reducer opens, a reply's `finished_at`) comes from them, on whatever thread the
+    /// session runs, instead of from the process-wide ones ([`crate::set_id_factory`],
+    /// [`crate::set_timestamp_factory`]; a `None` factory falls back to those). So
+    /// deterministic sessions run side by side, in parallel tests too. Not part of a
+    /// checkpoint: set them again on a restored session.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use agentscope_message::factory::Factories;
+    /// use agentscope_message::{Session, SessionOptions};
+    ///
+    /// let next = Arc::new(AtomicUsize::new(0));
+    /// let mut session = Session::new(SessionOptions::default());
+    /// session.set_factories(Factories {
+    ///     id: Some(Arc::new(move || format!("id-{}", next.fetch_add(1, Ordering::Relaxed)))),
+    ///     timestamp: Some(Arc::new(|| "2026-01-01T00:00:00.000000Z".to_owned())),
+    /// });
+    /// session.feed(br#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}
+    /// {"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}
+    /// "#)?;
+    /// let msg = session.get("r").expect("the reply");
+    /// assert_eq!(msg.created_at, "2026-01-01T00:00:00.000000Z");
+    /// # Ok::<(), agentscope_message::SessionError>(())
+    /// ```
+    pub fn set_factories(&mut self, factories: Factories) {
+        self.factories = Some(factories);
+    }
+
+    /// Runs `f` with the session's own factories in place, if it has them.
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Session) -> R) -> R {
+        match self.factories.clone() {
+            None => f(self),
+            Some(factories) => crate::factory::with_factories(&factories, || f(self)),
         }
     }
 
@@ -315,7 +374,7 @@ impl Session {
     /// `invalid_stream` for bytes fed after [`Session::end`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
         self.push(chunk)?;
-        self.drain()
+        self.scoped(Session::drain)
     }
 
     /// Frames a chunk without applying its events: they wait for the next
@@ -338,7 +397,7 @@ impl Session {
     /// an unclosed JSON array is an `invalid_stream` error.
     pub fn end(&mut self) -> Result<usize, SessionError> {
         self.framer.end();
-        self.drain()
+        self.scoped(Session::drain)
     }
 
     /// Starts a new stream on the same session (a reconnect): drops what the previous
@@ -360,7 +419,7 @@ impl Session {
         while let Some(frame) = self.framer.next_frame() {
             self.events = self.events.saturating_add(1); // (a checkpoint may say anything)
             let outcome = match frame {
-                Ok(frame) => self.apply_frame(frame),
+                Ok(frame) => self.apply_frame(frame, None),
                 Err(error) => Err(self.error(Meta::default(), error)),
             };
             match outcome {
@@ -368,12 +427,16 @@ impl Session {
                 Err(e) => return Err(e),
             }
         }
-        // every frame handled: the last event id is the SSE parser's, as WHATWG keeps it
-        // (an empty `id:` resets it, an `id:` in a block without data sets it)
+        self.note_framer_id();
+        Ok(applied)
+    }
+
+    /// Every frame handled: the last event id is the SSE parser's, as WHATWG keeps it (an
+    /// empty `id:` resets it, an `id:` in a block without data sets it).
+    fn note_framer_id(&mut self) {
         if let Some(id) = self.framer.sse_last_event_id() {
             self.last_event_id = (!id.is_empty()).then(|| id.to_owned());
         }
-        Ok(applied)
     }
 
     fn error(&self, meta: Meta, error: MsgError) -> SessionError {
@@ -385,8 +448,9 @@ impl Session {
         }
     }
 
-    fn apply_frame(&mut self, frame: Frame) -> Result<Outcome, SessionError> {
-        let mut meta = Meta {
+    /// Applies a frame; `note`, on the updates route, learns the event's ids and type.
+    fn apply_frame(&mut self, frame: Frame, note: Option<&mut Note>) -> Result<Outcome, SessionError> {
+        let meta = Meta {
             index: self.events,
             event_id: None,
             sse_id: frame.sse_id,
@@ -397,18 +461,49 @@ impl Session {
             self.note_sse_id(&meta);
             return Ok(Outcome::Skipped(Skip::NamedSseEvent));
         }
-        let decoded = match decode(&frame.data) {
-            Ok(decoded) => decoded,
-            Err(e) => {
-                meta.event_id = id_of(&frame.data).map(Cow::Owned);
-                return Err(self.error(meta, e));
-            }
+        match decode(&frame.data) {
+            Ok(decoded) => self.apply_decoded(decoded, meta, note),
+            Err(e) => self.undecodable(&frame.data, meta, e, note),
+        }
+    }
+
+    /// A frame that did not decode: refused, or with [`SessionOptions::skip_invalid`]
+    /// skipped (`invalid_json`, `invalid_event`).
+    fn undecodable(
+        &mut self,
+        json: &str,
+        mut meta: Meta,
+        error: MsgError,
+        note: Option<&mut Note>,
+    ) -> Result<Outcome, SessionError> {
+        let skip = match error {
+            MsgError::InvalidJson(_) => Some(Skip::InvalidJson),
+            MsgError::InvalidEvent(_) => Some(Skip::InvalidEvent),
+            _ => None,
         };
-        self.apply_decoded(decoded, meta)
+        let fields = Fields::of(json);
+        meta.event_id = fields.id.map(Cow::Owned);
+        if let Some(note) = note {
+            note.event_id = meta.event_id.as_deref().map(str::to_owned);
+            note.reply_id = fields.reply_id.clone();
+            note.event_type = fields.event_type.as_deref().and_then(EventType::parse);
+        }
+        match skip {
+            Some(skip) if self.options.skip_invalid => {
+                self.diagnose(&meta, skip, error.to_string(), fields.event_type, fields.reply_id);
+                self.note_sse_id(&meta);
+                Ok(Outcome::Skipped(skip))
+            }
+            _ => Err(self.error(meta, error)),
+        }
     }
 
     /// Applies one event (its `id` counts as given, for deduplication).
     pub fn apply(&mut self, event: &AgentEvent) -> Result<Outcome, SessionError> {
+        self.scoped(|session| session.apply_now(event))
+    }
+
+    fn apply_now(&mut self, event: &AgentEvent) -> Result<Outcome, SessionError> {
         self.events = self.events.saturating_add(1);
         let meta = Meta {
             index: self.events,
@@ -422,23 +517,38 @@ impl Session {
     /// deduplicated; an unknown `type` is skipped with a diagnostic, or refused when
     /// strict).
     pub fn apply_json(&mut self, json: &str) -> Result<Outcome, SessionError> {
+        self.scoped(|session| session.apply_json_now(json))
+    }
+
+    fn apply_json_now(&mut self, json: &str) -> Result<Outcome, SessionError> {
         self.events = self.events.saturating_add(1);
-        let mut meta = Meta {
+        let meta = Meta {
             index: self.events,
             ..Meta::default()
         };
         match decode(json) {
-            Ok(decoded) => self.apply_decoded(decoded, meta),
-            Err(e) => {
-                meta.event_id = id_of(json).map(Cow::Owned);
-                Err(self.error(meta, e))
-            }
+            Ok(decoded) => self.apply_decoded(decoded, meta, None),
+            Err(e) => self.undecodable(json, meta, e, None),
         }
     }
 
-    fn apply_decoded(&mut self, decoded: Decoded, mut meta: Meta) -> Result<Outcome, SessionError> {
+    fn apply_decoded(
+        &mut self,
+        decoded: Decoded,
+        mut meta: Meta,
+        note: Option<&mut Note>,
+    ) -> Result<Outcome, SessionError> {
         match decoded {
             Decoded::Event { event, had_id } => {
+                if let Some(note) = note {
+                    let reply = event.reply_id().and_then(|id| self.by_reply.get(id));
+                    note.event(
+                        &event,
+                        had_id,
+                        reply.is_some(),
+                        reply.is_some_and(|&i| self.replies[i].ended),
+                    );
+                }
                 let meta = Meta {
                     index: meta.index,
                     event_id: had_id.then(|| Cow::Borrowed(event.id())),
@@ -447,6 +557,10 @@ impl Session {
                 self.route(&event, meta)
             }
             Decoded::UnknownType { tag, id, reply_id } => {
+                if let Some(note) = note {
+                    note.event_id = id.clone();
+                    note.reply_id = reply_id.clone();
+                }
                 meta.event_id = id.map(Cow::Owned);
                 let message = format!("unknown event type {tag:?}");
                 if self.options.strict {
@@ -968,9 +1082,27 @@ impl<'a> CheckpointIn<'a> {
     }
 }
 
-/// The `id` of an event that failed to decode, when it can be read (for the error).
-fn id_of(json: &str) -> Option<String> {
-    serde_json::from_str::<Object>(json).ok()?.field("id").ok()?
+/// The `id`, `reply_id` and `type` of an event that failed to decode, those that can be
+/// read (for its error or diagnostic).
+#[derive(Default)]
+struct Fields {
+    id: Option<String>,
+    reply_id: Option<String>,
+    event_type: Option<String>,
+}
+
+impl Fields {
+    fn of(json: &str) -> Fields {
+        let Ok(object) = serde_json::from_str::<Object>(json) else {
+            return Fields::default();
+        };
+        let text = |key: &str| object.field::<String>(key).ok().flatten();
+        Fields {
+            id: text("id"),
+            reply_id: text("reply_id"),
+            event_type: text("type"),
+        }
+    }
 }
 
 /// The block a `*_START` event opens: its kind and id.
