@@ -17,7 +17,7 @@ function cargo(args: string[], env: NodeJS.ProcessEnv = {}): { stdout: string; s
   return { stdout: run.stdout, stderr: run.stderr };
 }
 
-test("cargo package ships the library, the CLI, the README and the licence, under 1 MiB, and builds from them", () => {
+test("cargo publish --dry-run ships the library, the CLI, the README and the licence, under 1 MiB, and builds from them", () => {
   const files = cargo(["package", "--list", "--allow-dirty"]).stdout.trim().split("\n");
   // cargo's own files, and the lock file it adds for a package with a binary
   const cargoOwn = new Set([".cargo_vcs_info.json", "Cargo.lock", "Cargo.toml", "Cargo.toml.orig"]);
@@ -27,21 +27,23 @@ test("cargo package ships the library, the CLI, the README and the licence, unde
   const bytes = ours.reduce((sum, f) => sum + statSync(join(root, f)).size, 0);
   assert.ok(bytes < 1 << 20, `${bytes} bytes`);
 
-  // the package verified: built from its own files; the only warnings are the tests,
+  // the package verified (`cargo publish --dry-run`: packaged, built from its own files,
+  // the upload simulated); the only warnings are the tests,
   // benchmarks and examples it leaves in the repository, and the missing repository
   // address (the project has no public one yet)
-  const { stderr } = cargo(["package", "--allow-dirty"]);
+  const { stderr } = cargo(["publish", "--dry-run", "--allow-dirty"]);
   const warnings = stderr.split("\n").filter((l) => l.startsWith("warning:"));
   const other = warnings.filter(
     (l) =>
       !/^warning: ignoring (test|benchmark|example) `\w+` as `(tests|benches|examples)\/\w+\.rs` is not included in the published package$/.test(l) &&
-      l !== "warning: manifest has no documentation, homepage or repository",
+      l !== "warning: manifest has no documentation, homepage or repository" &&
+      l !== "warning: aborting upload due to dry run",
   );
   assert.deepEqual(other, []);
 });
 
-test("the crate's documentation builds with no rustdoc warning", () => {
-  const { stderr } = cargo(["doc", "--no-deps", "--lib"], { RUSTDOCFLAGS: "-D warnings" });
+test("the crate's documentation builds with no rustdoc warning, as docs.rs builds it (feature stream)", () => {
+  const { stderr } = cargo(["doc", "--no-deps", "--lib", "--features", "stream"], { RUSTDOCFLAGS: "-D warnings" });
   assert.doesNotMatch(stderr, /^warning/m);
 });
 
