@@ -133,6 +133,42 @@ fn reads_standard_input_and_reports_the_first_bad_event() {
 }
 
 #[test]
+fn skip_invalid_makes_a_bad_frame_a_diagnostic() {
+    let stream = concat!(
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#,
+        "\n{bad\n",
+        r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}"#,
+        "\n",
+        r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":5}"#,
+        "\n",
+        r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"hi"}"#,
+        "\n"
+    );
+    let out = cli(&["replay", "-"], Some(stream.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_json] at event 2: "));
+
+    let out = cli(
+        &["replay", "--skip-invalid", "--diagnostics", "-"],
+        Some(stream.as_bytes()),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let msg: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(msg["content"][0]["text"], "hi");
+    let codes: Vec<(u64, String)> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a diagnostic"))
+        .map(|d| {
+            (
+                d["index"].as_u64().expect("index"),
+                d["code"].as_str().expect("code").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(codes, [(2, "invalid_json".to_owned()), (4, "invalid_event".to_owned())]);
+}
+
+#[test]
 fn a_stream_without_reply_start_is_an_error() {
     let out = cli(&["replay"], Some(b""));
     assert_eq!(out.status.code(), Some(1));

@@ -39,6 +39,12 @@ export interface SessionOptions {
    */
   dedup?: boolean;
   /**
+   * Skip a frame that is not JSON (`invalid_json`) or not an AgentScope event
+   * (`invalid_event`) with a diagnostic of that code, instead of throwing `MsgError`; the
+   * events behind it are applied. Off by default: the reference raises on such an event.
+   */
+  skipInvalid?: boolean;
+  /**
    * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
    * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
    */
@@ -104,7 +110,9 @@ export type SkipCode =
   | "duplicate_block"
   | "after_block_end"
   | "unclosed_blocks"
-  | "asked_again";
+  | "asked_again"
+  | "invalid_json"
+  | "invalid_event";
 
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
@@ -210,11 +218,11 @@ export class Session {
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
-    const { strict, dedup, toolCallMatch, blockMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
+    const { strict, dedup, skipInvalid, toolCallMatch, blockMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
       options;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
-    for (const [name, value] of [["strict", strict], ["dedup", dedup]] as const) {
+    for (const [name, value] of [["strict", strict], ["dedup", dedup], ["skipInvalid", skipInvalid]] as const) {
       if (value !== undefined && typeof value !== "boolean") {
         throw new MsgError("invalid_argument", `session option ${name} must be a boolean`);
       }
@@ -225,7 +233,7 @@ export class Session {
       }
     }
     const caps = capsJSON({ maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes }, "session option");
-    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, tool_call_match: toolCallMatch ?? "first", block_match: blockMatch ?? "first", ...caps });
+    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, skip_invalid: !!skipInvalid, tool_call_match: toolCallMatch ?? "first", block_match: blockMatch ?? "first", ...caps });
     this.#handle = call(() => SessionHandle.create(json));
   }
 

@@ -57,6 +57,10 @@ enum Command {
         /// Apply an event whose id was already applied only once.
         #[arg(long)]
         dedup: bool,
+        /// Skip a frame that is not JSON or not an AgentScope event, with a diagnostic
+        /// (invalid_json, invalid_event), instead of refusing it (exit 1).
+        #[arg(long)]
+        skip_invalid: bool,
         /// Which tool call a repeated tool-call id names.
         #[arg(long, value_enum, default_value_t = Match::First)]
         tool_call_match: Match,
@@ -231,6 +235,7 @@ fn main() -> ExitCode {
             all,
             strict,
             dedup,
+            skip_invalid,
             tool_call_match,
             block_match,
             max_frame_bytes,
@@ -255,7 +260,7 @@ fn main() -> ExitCode {
                 max_message_bytes: caps.max_message_bytes,
                 max_blocks: caps.max_blocks,
                 max_session_bytes: caps.max_session_bytes,
-                skip_invalid: false,
+                skip_invalid,
             };
             replay(ReplayArgs {
                 initial,

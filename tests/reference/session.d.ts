@@ -21,6 +21,12 @@ export interface SessionOptions {
      */
     dedup?: boolean;
     /**
+     * Skip a frame that is not JSON (`invalid_json`) or not an AgentScope event
+     * (`invalid_event`) with a diagnostic of that code, instead of throwing `MsgError`; the
+     * events behind it are applied. Off by default: the reference raises on such an event.
+     */
+    skipInvalid?: boolean;
+    /**
      * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
      * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
      */
@@ -70,7 +76,7 @@ export interface SessionOptions {
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
 /** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
-export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks" | "asked_again";
+export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks" | "asked_again" | "invalid_json" | "invalid_event";
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
 /** An event the session skipped or warned about (lenient mode), in stream order. */

@@ -97,6 +97,31 @@ test("a strict refusal leaves the session as it was, and the rest of the chunk s
   assert.equal(session.end(), 0);
 });
 
+test("skipInvalid: a frame that is not JSON or not an event is a diagnostic, and the events behind it are applied", () => {
+  const stream = [
+    `data: {"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}`,
+    `data: {"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}`,
+    `data: {not json`,
+    `data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","delta":"lost"}`,
+    `data: {"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"Hi"}`,
+    "",
+  ].join("\n\n");
+  using lenient = new Session({ skipInvalid: true });
+  assert.equal(lenient.feed(stream), 3);
+  assert.deepEqual(
+    lenient.diagnostics.map((d) => [d.index, d.code]),
+    [
+      [3, "invalid_json"],
+      [4, "invalid_event"],
+    ],
+  );
+  assert.equal(lenient.messages[0]!.content[0]!.type === "text" && lenient.messages[0]!.content[0]!.text, "Hi");
+  // by default the reference's error, at the same frame
+  using strict = new Session();
+  assert.throws(() => strict.feed(stream), (e: unknown) => e instanceof MsgError && e.code === "invalid_json" && e.index === 3);
+  assert.throws(() => new Session({ skipInvalid: "yes" as unknown as boolean }), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+});
+
 test("read() with onError goes on after a refused event", async () => {
   const stream = [
     '{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}',
