@@ -1,6 +1,7 @@
 //! From the wire to the final message, natively: each workload's AgentScope SSE file
 //! (written by `node bench/write-workloads.mjs`, the same bytes the npm benchmark feeds
-//! the package) through `Session::feed` in 64 KiB chunks, `end()`, and the message's
+//! the package) through `Session::feed` in 64 KiB chunks (W1-100000 also as one chunk),
+//! `end()`, and the message's
 //! wire JSON. Run with `cargo bench --bench wire` (part of `npm run bench`); the folder
 //! is `BENCH_WORKLOADS`, else `target/bench-workloads`. Reports figures; asserts nothing
 //! about time.
@@ -11,10 +12,11 @@ use std::time::Duration;
 use agentscope_message::{Session, SessionOptions};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// The workload's SSE bytes → the final message's wire JSON.
-fn replay(bytes: &[u8]) -> String {
+/// The workload's SSE bytes, fed in chunks of `chunk` bytes → the final message's wire
+/// JSON.
+fn replay(bytes: &[u8], chunk: usize) -> String {
     let mut session = Session::new(SessionOptions::default());
-    for chunk in bytes.chunks(64 * 1024) {
+    for chunk in bytes.chunks(chunk) {
         session.feed(chunk).expect("a valid stream");
     }
     session.end().expect("a valid stream");
@@ -38,7 +40,11 @@ fn wire(c: &mut Criterion) {
             continue;
         };
         group.throughput(Throughput::Bytes(bytes.len() as u64));
-        group.bench_function(name, |b| b.iter(|| replay(&bytes)));
+        group.bench_function(name, |b| b.iter(|| replay(&bytes, 64 * 1024)));
+        if name == "W1-100000" {
+            // the whole file as one chunk (a body read whole)
+            group.bench_function("W1-100000 one chunk", |b| b.iter(|| replay(&bytes, bytes.len())));
+        }
     }
     group.finish();
 }

@@ -452,3 +452,73 @@ fn sessions_with_their_own_factories_run_side_by_side() {
     assert!(!agentscope_message::generate_timestamp().ends_with("-time"));
     assert!(!agentscope_message::generate_id().contains('-'));
 }
+
+/// A chunk larger than what `feed` frames at once (64 KiB) gives what pushing it whole
+/// and then applying gives: the same first error, the same messages, the rest of the
+/// chunk waiting for the next call; and `feed_updates` the same updates as small chunks.
+#[test]
+fn a_large_chunk_is_applied_as_pushing_it_whole_would() {
+    let mut stream = String::from(concat!(
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#,
+        "\n",
+        r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}"#,
+        "\n"
+    ));
+    let delta = r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"0123456789abcdef"}"#;
+    for i in 0..6000 {
+        if i == 3000 {
+            // an unknown block: refused when strict
+            stream.push_str(r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"nope","delta":"x"}"#);
+            stream.push('\n');
+        }
+        stream.push_str(delta);
+        stream.push('\n');
+    }
+    assert!(stream.len() > 4 * (64 << 10));
+    let strict = SessionOptions {
+        strict: true,
+        ..SessionOptions::default()
+    };
+    let summary = |session: &Session| (session.events(), session.message(0).map(|m| m.to_json()));
+    let same = |a: &Session, b: &Session| summary(a) == summary(b);
+    let new = || {
+        let mut session = Session::new(strict);
+        session.set_factories(agentscope_message::factory::Factories {
+            id: Some(std::sync::Arc::new(|| "id".to_owned())),
+            timestamp: Some(std::sync::Arc::new(|| "T".to_owned())),
+        });
+        session
+    };
+
+    let mut whole = new();
+    let error = whole.feed(stream.as_bytes()).expect_err("refused");
+    let mut pushed = new();
+    pushed.push(stream.as_bytes()).expect("framed");
+    let expected = pushed.feed(&[]).expect_err("refused");
+    assert_eq!((error.code(), error.index), (expected.code(), expected.index));
+    assert_eq!(error.index, 3003);
+    assert!(same(&whole, &pushed));
+    assert_eq!(whole.feed(&[]).expect("the rest"), 3000);
+    assert_eq!(pushed.feed(&[]).expect("the rest"), 3000);
+    assert!(same(&whole, &pushed));
+    let text = whole.message(0).and_then(|m| m.get_text_content("")).expect("text");
+    assert_eq!(text.len(), 6000 * 16);
+
+    let kinds = |updates: Vec<agentscope_message::Update>| {
+        updates
+            .into_iter()
+            .map(|u| (u.index, format!("{:?}", u.kind)))
+            .collect::<Vec<_>>()
+    };
+    let mut one = new();
+    let mut small = new();
+    let all = kinds(one.feed_updates(stream.as_bytes()));
+    let pieces: Vec<_> = stream
+        .as_bytes()
+        .chunks(1000)
+        .flat_map(|c| kinds(small.feed_updates(c)))
+        .collect();
+    assert_eq!(all.len(), 6003);
+    assert!(all == pieces);
+    assert!(same(&one, &small));
+}

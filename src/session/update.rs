@@ -145,9 +145,17 @@ impl Session {
     /// ```
     pub fn feed_updates(&mut self, chunk: &[u8]) -> Vec<Update> {
         let mut updates = Vec::new();
-        match self.push(chunk) {
-            Ok(()) => self.scoped(|session| session.drain_updates(&mut updates)),
-            Err(error) => updates.push(Update::refused(error)),
+        if let Err(error) = self.refuse_after_end(chunk) {
+            updates.push(Update::refused(error));
+            return updates;
+        }
+        if chunk.is_empty() {
+            self.scoped(|session| session.drain_updates(&mut updates));
+        }
+        // a piece at a time, as `feed` (see there)
+        for piece in chunk.chunks(super::FEED_PIECE) {
+            self.framer.feed(piece);
+            self.scoped(|session| session.drain_updates(&mut updates));
         }
         updates
     }
