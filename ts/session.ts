@@ -9,8 +9,9 @@ import { readPartialJson } from "./partial-json.js";
 
 /**
  * The largest piece of a chunk copied into wasm at once, in bytes (or UTF-16 units of a
- * string): a chunk of 200 MiB is framed piece by piece, so the frame cap drops an
- * oversized frame as it comes instead of after a copy of the whole chunk.
+ * string): a chunk of 200 MiB is framed and applied piece by piece, so the frame cap
+ * drops an oversized frame as it comes instead of after a copy of the whole chunk, and
+ * the frames of the whole chunk never wait all at once.
  */
 const PIECE = 1 << 20;
 
@@ -283,18 +284,28 @@ export class Session {
           this.#high = text.slice(-1);
           text = text.slice(0, -1);
         }
-        // a large chunk goes in pieces, framed as they come (see PIECE)
+        // a large chunk goes in pieces, each applied as it comes (see PIECE); after a
+        // refused event the rest is framed and waits, as for one piece
+        const pieces: string[] = [];
         let at = 0;
         while (text.length - at > PIECE) {
           let end = at + PIECE;
           const unit = text.charCodeAt(end - 1);
           if (unit >= 0xd800 && unit <= 0xdbff) end -= 1; // not inside a surrogate pair
-          const piece = text.slice(at, end);
-          call(() => h.pushText(piece));
+          pieces.push(text.slice(at, end));
           at = end;
         }
-        const rest = at === 0 ? text : text.slice(at);
-        return call(() => h.feedText(rest));
+        pieces.push(at === 0 ? text : text.slice(at));
+        let applied = 0;
+        for (let i = 0; i < pieces.length; i++) {
+          try {
+            applied += call(() => h.feedText(pieces[i]!));
+          } catch (e) {
+            for (const rest of pieces.slice(i + 1)) call(() => h.pushText(rest));
+            throw e;
+          }
+        }
+        return applied;
       }
       let bytes: unknown = chunk;
       try {
@@ -309,9 +320,17 @@ export class Session {
       return held + call(() => {
         try {
           const all = bytes as Uint8Array;
-          let at = 0;
-          for (; all.length - at > PIECE; at += PIECE) h.pushBytes(all.subarray(at, at + PIECE));
-          return h.feedBytes(at === 0 ? all : all.subarray(at));
+          if (all.length <= PIECE) return h.feedBytes(all);
+          let applied = 0;
+          for (let at = 0; at < all.length; at += PIECE) {
+            try {
+              applied += h.feedBytes(all.subarray(at, at + PIECE));
+            } catch (e) {
+              for (let rest = at + PIECE; rest < all.length; rest += PIECE) h.pushBytes(all.subarray(rest, rest + PIECE));
+              throw e;
+            }
+          }
+          return applied;
         } catch (e) {
           // the glue could not copy the bytes (a detached buffer): nothing reached wasm
           if (e instanceof TypeError) throw new MsgError("invalid_argument", `feed could not read the bytes: ${e.message}`);

@@ -122,6 +122,28 @@ test("skipInvalid: a frame that is not JSON or not an event is a diagnostic, and
   assert.throws(() => new Session({ skipInvalid: "yes" as unknown as boolean }), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
 });
 
+test("a chunk of several pieces gives what small chunks give: the same first refusal, the rest waiting", () => {
+  const lines = [
+    `{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}`,
+    `{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}`,
+  ];
+  for (let i = 0; i < 120_000; i++) {
+    if (i === 60_000) lines.push(`{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"nope","delta":"x"}`);
+    lines.push(`{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"t","delta":"ab"}`);
+  }
+  const text = lines.join("\n") + "\n";
+  assert.ok(text.length > 8 << 20);
+  for (const chunk of [text, new TextEncoder().encode(text)]) {
+    using session = new Session({ strict: true });
+    assert.throws(() => session.feed(chunk), (e: unknown) => e instanceof MsgError && e.code === "unknown_block" && e.index === 60_003);
+    const first = session.messages[0]!.content[0]!;
+    assert.equal(first.type === "text" && first.text.length, 120_000);
+    assert.equal(session.feed(""), 60_000);
+    const all = session.messages[0]!.content[0]!;
+    assert.equal(all.type === "text" && all.text.length, 240_000);
+  }
+});
+
 test("read() with onError goes on after a refused event", async () => {
   const stream = [
     '{"type":"REPLY_START","id":"e0","session_id":"s","reply_id":"r","name":"A"}',
