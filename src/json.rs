@@ -52,8 +52,29 @@ pub enum Value {
 
 /// A JSON number as written: an integer literal (no `.`, `e` or `E`) is a Python `int`
 /// of any size, any other number a `float` (a double).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct Number(Box<str>);
+
+/// Numbers are equal as Python compares them: integers by value (`-0 == 0`), any other
+/// pair by their doubles (`1.0 == 1.00 == 1`, `1E5 == 100000.0`).
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        match (self.is_integer(), other.is_integer()) {
+            (true, true) => integer_digits(&self.0) == integer_digits(&other.0),
+            _ => self.as_f64() == other.as_f64(),
+        }
+    }
+}
+
+/// (no JSON number is NaN: an overflowing one is an infinity, equal to itself)
+impl Eq for Number {}
+
+/// An integer literal's sign and digits, without leading zeros (`-0` is `0`).
+fn integer_digits(text: &str) -> (bool, &str) {
+    let (negative, digits) = text.strip_prefix('-').map_or((false, text), |d| (true, d));
+    let digits = digits.trim_start_matches('0');
+    (negative && !digits.is_empty(), digits)
+}
 
 impl Number {
     /// The number's JSON text as read (`"12"`, `"1.50"`, `"1E400"`).
@@ -324,20 +345,48 @@ impl fmt::Display for Value {
     }
 }
 
+/// How deep a value may nest (objects and lists inside it), as serde_json's own reader
+/// allows: deeper is an error, never a deep recursion.
+pub const MAX_DEPTH: usize = 128;
+
 /// Reads a JSON text, keeping key order and digits (see the [module docs](self)).
 ///
-/// Errors: serde_json's, for text that is not one JSON value (or nests deeper than 128).
+/// Errors: serde_json's, for text that is not one JSON value; "recursion limit exceeded"
+/// for a value nested deeper than [`MAX_DEPTH`] objects and lists.
 pub fn from_str(json: &str) -> Result<Value, serde_json::Error> {
-    let raw: &RawValue = serde_json::from_str(json)?;
-    from_raw(raw)
+    read(json, MAX_DEPTH)
 }
 
-/// A value from its JSON text, already checked by serde_json.
-fn from_raw(raw: &RawValue) -> Result<Value, serde_json::Error> {
+/// [`from_str`] with another depth limit (the crate's own output, which nests a value
+/// read with [`MAX_DEPTH`] a few levels deeper).
+pub(crate) fn read(json: &str, max_depth: usize) -> Result<Value, serde_json::Error> {
+    let raw: &RawValue = serde_json::from_str(json)?;
+    from_raw(raw, max_depth)
+}
+
+/// A value from its JSON text, already checked by serde_json: each object or list read
+/// into its members' raw texts (borrowed, not copied), each member read the same way,
+/// at most `depth` levels down.
+fn from_raw(raw: &RawValue, depth: usize) -> Result<Value, serde_json::Error> {
     let text = raw.get();
-    Ok(match text.as_bytes().first() {
-        Some(b'{') => Value::Object(serde_json::from_str(text)?),
-        Some(b'[') => Value::Array(serde_json::from_str(text)?),
+    let first = text.as_bytes().first();
+    if matches!(first, Some(b'{' | b'[')) && depth == 0 {
+        return Err(serde_json::Error::custom("recursion limit exceeded"));
+    }
+    Ok(match first {
+        Some(b'{') => {
+            let Members(members) = serde_json::from_str(text)?;
+            let mut map = Map::with_capacity(members.len());
+            for (key, member) in members {
+                map.insert(key, from_raw(member, depth - 1)?);
+            }
+            Value::Object(map)
+        }
+        Some(b'[') => {
+            let items: Vec<&RawValue> = serde_json::from_str(text)?;
+            let items = items.into_iter().map(|item| from_raw(item, depth - 1));
+            Value::Array(items.collect::<Result<_, _>>()?)
+        }
         Some(b'"') => Value::String(serde_json::from_str(text)?),
         Some(b't') => Value::Bool(true),
         Some(b'f') => Value::Bool(false),
@@ -346,12 +395,37 @@ fn from_raw(raw: &RawValue) -> Result<Value, serde_json::Error> {
     })
 }
 
+/// An object's keys and their members' raw texts, in order.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Members<'de>, M::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
 /// Reads the value's JSON text from one of serde_json's deserialisers (any other refuses
-/// a `RawValue`), keeping key order and digits.
+/// a `RawValue`, and so does serde's buffered content: inside `#[serde(flatten)]`, an
+/// internally tagged or an untagged enum), keeping key order and digits; at most
+/// [`MAX_DEPTH`] levels deep.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
-        from_raw(&raw).map_err(D::Error::custom)
+        from_raw(&raw, MAX_DEPTH).map_err(D::Error::custom)
     }
 }
 

@@ -175,8 +175,11 @@ impl From<Vec<ContentBlock>> for MsgContent {
 /// Reads a message as [`Msg::from_json`] does (the same validation; a refusal is serde's
 /// error with the text `"{code}: {message}"`, e.g. `role_violation: …`), from one of
 /// serde_json's deserialisers (`from_str`, `from_slice`, `from_reader`, `from_value`; it
-/// reads the message's JSON text, so another format's deserialiser is refused). So a
-/// `#[derive(Deserialize)] struct Row { msg: Msg }` or axum's `Json<Msg>` works.
+/// reads the message's JSON text, so another format's deserialiser is refused, and so is
+/// serde's buffered content, inside `#[serde(flatten)]` or an internally tagged or
+/// untagged enum: read such a field as a `serde_json::Value` and call
+/// [`Msg::from_value`]). So a `#[derive(Deserialize)] struct Row { msg: Msg }`, a
+/// `Vec<Msg>` or axum's `Json<Msg>` works.
 impl<'de> Deserialize<'de> for Msg {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Msg, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
@@ -626,7 +629,9 @@ impl Msg {
     /// numbers as [`Msg::to_json`] writes them (`serde_json::to_value(&msg)` gives the
     /// application's own `serde_json::Value` instead, see [`crate::json`]).
     pub fn to_value(&self) -> Value {
-        crate::json::from_str(&self.to_json()).unwrap_or_default()
+        // (its free-form values were read at most MAX_DEPTH deep; a tool result's metadata
+        // sits four levels down in the message)
+        crate::json::read(&self.to_json(), crate::json::MAX_DEPTH + 8).unwrap_or_default()
     }
 
     /// `append_usage`: stores `usage` when there is none yet, else adds the four counters

@@ -126,3 +126,41 @@ fn msg_and_agent_event_deserialise_with_from_json_s_validation() {
     let e = serde_json::from_str::<AgentEvent>(r#"{"type":"NOT_AN_EVENT"}"#).expect_err("refused");
     assert!(e.to_string().starts_with("invalid_event: "), "{e}");
 }
+
+/// Nesting is bounded as serde_json bounds it (128 objects and lists), on every route, and
+/// a deeper value is an error, never a deep recursion (100,000 levels here, which would
+/// overflow any thread's stack if each level recursed).
+#[test]
+fn nesting_past_128_levels_is_an_error_on_every_route() {
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    assert!(json::from_str(&nested(128)).is_ok());
+    let e = json::from_str(&nested(129)).expect_err("too deep");
+    assert!(e.to_string().contains("recursion limit exceeded"), "{e}");
+    assert!(json::from_str(&nested(100_000)).is_err());
+
+    let msg =
+        |metadata: &str| format!(r#"{{"name":"F","role":"assistant","content":[],"metadata":{{"a":{metadata}}}}}"#);
+    let deep = Msg::from_json(&msg(&nested(128))).expect("128 levels");
+    assert_eq!(
+        deep.to_value()["metadata"]["a"],
+        json::from_str(&nested(128)).expect("JSON")
+    );
+    for n in [129, 100_000] {
+        let e = Msg::from_json(&msg(&nested(n))).expect_err("too deep");
+        assert_eq!(e.code(), "invalid_msg", "{e}");
+        let e = serde_json::from_str::<Msg>(&msg(&nested(n))).expect_err("too deep");
+        assert!(e.to_string().starts_with("invalid_msg: "), "{e}");
+    }
+
+    // a session refuses the frame (or skips it, with skip_invalid) and goes on
+    let frame = format!(
+        "data: {{\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"F\",\"metadata\":{{\"a\":{}}}}}\n\n",
+        nested(100_000)
+    );
+    let ok = "data: {\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"F\"}\n\n";
+    let mut session = agentscope_message::Session::default();
+    let e = session.feed(format!("{frame}{ok}").as_bytes()).expect_err("refused");
+    assert_eq!((e.code(), e.index), ("invalid_event", 1));
+    assert_eq!(session.feed(&[]).expect("the next frame"), 1);
+    assert_eq!(session.len(), 1);
+}

@@ -522,3 +522,41 @@ fn a_large_chunk_is_applied_as_pushing_it_whole_would() {
     assert!(all == pieces);
     assert!(same(&one, &small));
 }
+
+/// `skip_invalid` skips a JSON Lines line or JSON array element that is not UTF-8 (which
+/// the framer refuses itself) as it skips one that is not JSON, on every route.
+#[test]
+fn skip_invalid_skips_a_frame_that_is_not_utf8() {
+    let lines: &[u8] = b"{\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"F\"}\n{\"type\":\"CUSTOM\",\"name\":\"\xff\",\"value\":{}}\n{\"type\":\"REPLY_END\",\"session_id\":\"s\",\"reply_id\":\"r\"}\n";
+    let array: &[u8] = b"[{\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"F\"}, {\"type\":\"CUSTOM\",\"name\":\"\xff\",\"value\":{}}, {\"type\":\"REPLY_END\",\"session_id\":\"s\",\"reply_id\":\"r\"}]";
+    let skipping = SessionOptions {
+        skip_invalid: true,
+        ..SessionOptions::default()
+    };
+    for stream in [lines, array] {
+        let mut session = Session::new(skipping);
+        let updates = session.feed_updates(stream);
+        let updates: Vec<_> = updates.into_iter().chain(session.end_updates()).collect();
+        assert_eq!(updates.len(), 3);
+        assert!(
+            matches!(updates[1].kind, UpdateKind::Skipped(Skip::InvalidJson)),
+            "{:?}",
+            updates[1].kind
+        );
+        assert!(updates[2].ended().is_some());
+        assert_eq!(session.diagnostics()[0].code, "invalid_json");
+        assert_eq!(session.diagnostics()[0].index, 2);
+
+        let mut session = Session::new(skipping);
+        assert_eq!(
+            session.feed(stream).expect("skipped") + session.end().expect("ended"),
+            2
+        );
+        assert!(session.is_ended("r"));
+
+        // by default the reference's refusal
+        let mut session = Session::default();
+        let error = session.feed(stream).and_then(|_| session.end()).expect_err("refused");
+        assert_eq!((error.code(), error.index), ("invalid_json", 2));
+    }
+}

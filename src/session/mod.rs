@@ -448,7 +448,7 @@ impl Session {
             self.events = self.events.saturating_add(1); // (a checkpoint may say anything)
             let outcome = match frame {
                 Ok(frame) => self.apply_frame(frame, None),
-                Err(error) => Err(self.error(Meta::default(), error)),
+                Err(error) => self.framing_error(error),
             };
             match outcome {
                 Ok(outcome) => applied += usize::from(outcome.is_applied()),
@@ -493,6 +493,22 @@ impl Session {
             Ok(decoded) => self.apply_decoded(decoded, meta, note),
             Err(e) => self.undecodable(&frame.data, meta, e, note),
         }
+    }
+
+    /// What the framer refused (`invalid_stream`, `limit_exceeded`, `invalid_json` for a
+    /// JSON Lines line or array element that is not UTF-8): refused, or with
+    /// [`SessionOptions::skip_invalid`] an `invalid_json` one skipped, as an undecodable
+    /// frame is.
+    fn framing_error(&mut self, error: MsgError) -> Result<Outcome, SessionError> {
+        if self.options.skip_invalid && matches!(error, MsgError::InvalidJson(_)) {
+            let meta = Meta {
+                index: self.events,
+                ..Meta::default()
+            };
+            self.diagnose(&meta, Skip::InvalidJson, error.to_string(), None, None);
+            return Ok(Outcome::Skipped(Skip::InvalidJson));
+        }
+        Err(self.error(Meta::default(), error))
     }
 
     /// A frame that did not decode: refused, or with [`SessionOptions::skip_invalid`]

@@ -5,7 +5,7 @@ use crate::event::{AgentEvent, EventType};
 use crate::msg::Msg;
 use crate::outcome::{Outcome, Skip};
 
-use super::{Diagnostic, Meta, Session, SessionError};
+use super::{Diagnostic, Session, SessionError};
 
 /// What a [`Session`] did with one event of the stream, from [`Session::feed_updates`]
 /// or [`Session::end_updates`] (or the `stream` feature's `UpdateStream`), in stream
@@ -177,7 +177,7 @@ impl Session {
             let mut note = Note::default();
             let (sse_id, result) = match frame {
                 Ok(frame) => (frame.sse_id.clone(), self.apply_frame(frame, Some(&mut note))),
-                Err(error) => (None, Err(self.error(Meta::default(), error))),
+                Err(error) => (None, self.framing_error(error)),
             };
             let update = self.update(note, sse_id, result, diagnosed);
             updates.push(update);
