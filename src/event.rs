@@ -707,7 +707,12 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
 /// first.
 fn decode_full(json: &str) -> Result<Decoded, MsgError> {
     let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
+        // (a list or a number is refused as not an object before its end is read: text
+        // that is no JSON at all, `[1` or `4x`, is `invalid_json`, as `json.loads` raises)
+        let not_json = || serde_json::from_str::<serde::de::IgnoredAny>(json).err();
         if e.is_syntax() || e.is_eof() {
+            MsgError::InvalidJson(e.to_string())
+        } else if let Some(e) = not_json() {
             MsgError::InvalidJson(e.to_string())
         } else {
             MsgError::InvalidEvent(format!(

@@ -164,3 +164,17 @@ fn nesting_past_128_levels_is_an_error_on_every_route() {
     assert_eq!(session.feed(&[]).expect("the next frame"), 1);
     assert_eq!(session.len(), 1);
 }
+
+/// Text that is no JSON at all is `invalid_json` (Python's `json.loads` raises), also
+/// when it starts like a list or a number; JSON that is not an object is `invalid_event`.
+#[test]
+fn text_that_is_not_json_is_invalid_json_and_json_that_is_not_an_object_invalid_event() {
+    for text in ["[1", "4x", "[1] x", "null x", "\"s\" x", "{\"type\":5} x", "{"] {
+        let code = AgentEvent::from_json(text).expect_err("refused").code();
+        assert_eq!(code, "invalid_json", "{text}");
+    }
+    for text in ["[1]", "4", "null", "\"s\"", "{\"type\":5}"] {
+        let code = AgentEvent::from_json(text).expect_err("refused").code();
+        assert_eq!(code, "invalid_event", "{text}");
+    }
+}
