@@ -604,7 +604,7 @@ fn missing_field(tag: &str, name: &str) -> MsgError {
 /// a refusal is serde's error with the text `"{code}: {message}"`, e.g.
 /// `invalid_event: …`), from one of serde_json's deserialisers (`from_str`, `from_slice`,
 /// `from_reader`, `from_value`; another format's deserialiser is refused, and so is
-/// serde's buffered content, as for [`Msg`]'s).
+/// serde's buffered content, as for [`crate::Msg`]'s).
 impl<'de> Deserialize<'de> for AgentEvent {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AgentEvent, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;

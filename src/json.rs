@@ -21,6 +21,18 @@
 //!   `serde_json::to_string` the text is the reference's; through `serde_json::to_value`
 //!   it becomes the application's own `serde_json::Number`, written in serde_json's
 //!   notation from then on (`1.5e-7`).
+//!
+//! ```
+//! use agentscope_message::json::{self, Value};
+//!
+//! let value = json::from_str(r#"{"b": 1.5e-7, "a": 123456789012345678901234567890, "b": 2}"#)?;
+//! assert_eq!(value.to_string(), r#"{"b":2,"a":123456789012345678901234567890}"#);
+//! assert_eq!(value["a"].as_number().map(|n| n.is_integer()), Some(true));
+//! let mut metadata = json::Map::new();
+//! metadata.insert("score".into(), Value::from(1.5e-7));
+//! assert_eq!(Value::from(metadata).to_string(), r#"{"score":1.5e-07}"#);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 
 use std::fmt;
 

@@ -1016,6 +1016,25 @@ impl Session {
     /// ended, the ids of the events applied (with `dedup`) and the last SSE id. Restore it
     /// with [`Session::restore`]; with `dedup`, replaying the stream from any earlier
     /// point then gives the same messages. Frames not yet complete are not included.
+    ///
+    /// ```
+    /// use agentscope_message::{Session, SessionOptions};
+    ///
+    /// let stream = concat!(
+    ///     "id: 1\ndata: {\"id\":\"e1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r\",\"name\":\"Friday\"}\n\n",
+    ///     "id: 2\ndata: {\"id\":\"e2\",\"type\":\"TEXT_BLOCK_START\",\"reply_id\":\"r\",\"block_id\":\"t\"}\n\n",
+    ///     "id: 3\ndata: {\"id\":\"e3\",\"type\":\"TEXT_BLOCK_DELTA\",\"reply_id\":\"r\",\"block_id\":\"t\",\"delta\":\"Hi\"}\n\n",
+    /// );
+    /// let mut session = Session::new(SessionOptions { dedup: true, ..SessionOptions::default() });
+    /// session.feed(stream.as_bytes())?;
+    /// let saved = session.checkpoint(); // store it; the process may stop here
+    ///
+    /// let mut again = Session::restore(&saved)?;
+    /// assert_eq!(again.last_event_id(), Some("3")); // resume with `Last-Event-ID: 3`
+    /// again.feed(stream.as_bytes())?; // a server that resends from the start: skipped (dedup)
+    /// assert_eq!(again.get("r").and_then(|m| m.get_text_content("")).as_deref(), Some("Hi"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn checkpoint(&self) -> String {
         let checkpoint = CheckpointOut {
             format: CHECKPOINT_FORMAT,
