@@ -16,7 +16,7 @@ use crate::delta::Delta;
 use crate::error::MsgError;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::lax::{LaxBool, LaxInt};
-use crate::object::{Model, Object, deserialize_model, without_position};
+use crate::object::{Model, Object, deserialize_model, json_error, without_position};
 use crate::reply::{ErrorInfo, ReplyFinishedReason, Role};
 
 mod fast;
@@ -707,13 +707,8 @@ pub(crate) fn decode(json: &str) -> Result<Decoded, MsgError> {
 /// first.
 fn decode_full(json: &str) -> Result<Decoded, MsgError> {
     let raw: RawEvent = serde_json::from_str(json).map_err(|e| {
-        // (a list or a number is refused as not an object before its end is read: text
-        // that is no JSON at all, `[1` or `4x`, is `invalid_json`, as `json.loads` raises)
-        let not_json = || serde_json::from_str::<serde::de::IgnoredAny>(json).err();
-        if e.is_syntax() || e.is_eof() {
-            MsgError::InvalidJson(e.to_string())
-        } else if let Some(e) = not_json() {
-            MsgError::InvalidJson(e.to_string())
+        if let Some(text) = json_error(json, &e) {
+            MsgError::InvalidJson(text)
         } else {
             MsgError::InvalidEvent(format!(
                 "an event must be a JSON object with a string `type`: {}",

@@ -14,7 +14,7 @@ use crate::event::AgentEvent;
 use crate::factory::{generate_id, generate_timestamp};
 use crate::limits::{self, Limits};
 use crate::matching::Matching;
-use crate::object::{Model, Object, deserialize_model, without_position};
+use crate::object::{Model, Object, deserialize_model, json_error, without_position};
 use crate::recency::Recency;
 use crate::reply::{ErrorInfo, ReplyFinishedReason, Role, Usage};
 use crate::source::DataSource;
@@ -186,6 +186,9 @@ impl<'de> Deserialize<'de> for Msg {
         Msg::from_json(raw.get()).map_err(|e| serde::de::Error::custom(format!("{}: {e}", e.code())))
     }
 }
+
+/// How deep [`Msg::to_value`] reads the message's own text (a bound on its recursion).
+const TO_VALUE_DEPTH: usize = 1000;
 
 /// Optional fields of the factories ([`user_msg`], [`assistant_msg`], [`system_msg`]).
 /// An empty `id` or `created_at` means "generate", as in the reference (`id or ...`).
@@ -573,13 +576,10 @@ impl Msg {
     /// messages as the reducer left them, and the reducer, as the reference's, does not
     /// check the role rules (events may add a tool call to a user message).
     pub(crate) fn read_json(json: &str, check_role: bool) -> Result<Msg, MsgError> {
-        let raw: MsgWire = serde_json::from_str(json).map_err(|e| {
-            if e.is_syntax() || e.is_eof() {
-                MsgError::InvalidJson(e.to_string())
-            } else {
-                // (a position in a value of the wrong type says nothing: "line 1 column 0")
-                MsgError::InvalidMsg(without_position(&e))
-            }
+        let raw: MsgWire = serde_json::from_str(json).map_err(|e| match json_error(json, &e) {
+            Some(text) => MsgError::InvalidJson(text),
+            // (a position in a value of the wrong type says nothing: "line 1 column 0")
+            None => MsgError::InvalidMsg(without_position(&e)),
         })?;
         let wire = raw.fields()?;
         let role = match wire.role.map(|r| serde_json::from_str::<String>(r.get())) {
@@ -627,11 +627,11 @@ impl Msg {
 
     /// Wire JSON as a value (`model_dump(mode="json")`): keys in the reference's order,
     /// numbers as [`Msg::to_json`] writes them (`serde_json::to_value(&msg)` gives the
-    /// application's own `serde_json::Value` instead, see [`crate::json`]).
+    /// application's own `serde_json::Value` instead, see [`crate::json`]). `Null` only
+    /// for a message holding a value nested more than 1,000 levels deep, which only a
+    /// program can build (what is read is at most [`crate::json::MAX_DEPTH`] deep).
     pub fn to_value(&self) -> Value {
-        // (its free-form values were read at most MAX_DEPTH deep; a tool result's metadata
-        // sits four levels down in the message)
-        crate::json::read(&self.to_json(), crate::json::MAX_DEPTH + 8).unwrap_or_default()
+        crate::json::read(&self.to_json(), TO_VALUE_DEPTH).unwrap_or_default()
     }
 
     /// `append_usage`: stores `usage` when there is none yet, else adds the four counters

@@ -85,6 +85,19 @@ impl<'de> Deserialize<'de> for Object<'de> {
     }
 }
 
+/// The JSON error of `json` when it is no JSON at all (Python's `json.loads` raises), for
+/// `e`, the error of reading it as a model: a syntax error or an early end, or a list or a
+/// number refused as not an object before its end was read (`[1`, `4x`). `None` when
+/// `json` is JSON (of the wrong shape).
+pub(crate) fn json_error(json: &str, e: &serde_json::Error) -> Option<String> {
+    if e.is_syntax() || e.is_eof() {
+        return Some(e.to_string());
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(json)
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// A serde_json error's text without " at line L column C" (which would point into a
 /// fragment, not the input).
 pub(crate) fn without_position(e: &serde_json::Error) -> String {

@@ -178,3 +178,31 @@ fn text_that_is_not_json_is_invalid_json_and_json_that_is_not_an_object_invalid_
         assert_eq!(code, "invalid_event", "{text}");
     }
 }
+
+/// A message's text that is no JSON at all is `invalid_json` too; `to_value` of a message
+/// whose metadata a program nested past the reading bound is still the message.
+#[test]
+fn msg_errors_and_to_value_past_the_reading_bound() {
+    for text in ["[1", "4x", "{"] {
+        assert_eq!(
+            Msg::from_json(text).expect_err("refused").code(),
+            "invalid_json",
+            "{text}"
+        );
+    }
+    for text in ["[1]", "4", "null"] {
+        assert_eq!(
+            Msg::from_json(text).expect_err("refused").code(),
+            "invalid_msg",
+            "{text}"
+        );
+    }
+    let mut msg = Msg::from_json(r#"{"name":"F","role":"assistant","content":[]}"#).expect("a message");
+    let mut deep = Value::from(1);
+    for _ in 0..300 {
+        deep = Value::Array(vec![deep]);
+    }
+    msg.metadata.insert("k".into(), deep.clone());
+    assert_eq!(msg.to_value()["metadata"]["k"], deep);
+    assert_eq!(msg.to_value().to_string(), msg.to_json());
+}
