@@ -197,7 +197,7 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 /// keys in the order its `Map` gives them, its numbers as serde_json wrote them.
 impl From<serde_json::Value> for Value {
     fn from(value: serde_json::Value) -> Value {
-        from_str(&value.to_string()).unwrap_or_default()
+        Value::from(&value)
     }
 }
 

@@ -377,8 +377,7 @@ impl Session {
     /// `invalid_stream` for bytes fed after [`Session::end`].
     pub fn feed(&mut self, chunk: &[u8]) -> Result<usize, SessionError> {
         self.refuse_after_end(chunk)?;
-        if chunk.len() <= FEED_PIECE {
-            self.push(chunk)?;
+        if chunk.is_empty() {
             return self.scoped(Session::drain);
         }
         // a large chunk is framed and applied a piece at a time, so that its frames never
@@ -448,7 +447,7 @@ impl Session {
             self.events = self.events.saturating_add(1); // (a checkpoint may say anything)
             let outcome = match frame {
                 Ok(frame) => self.apply_frame(frame, None),
-                Err(error) => self.framing_error(error),
+                Err(error) => self.framing_error(error, None),
             };
             match outcome {
                 Ok(outcome) => applied += usize::from(outcome.is_applied()),
@@ -496,19 +495,14 @@ impl Session {
     }
 
     /// What the framer refused (`invalid_stream`, `limit_exceeded`, `invalid_json` for a
-    /// JSON Lines line or array element that is not UTF-8): refused, or with
-    /// [`SessionOptions::skip_invalid`] an `invalid_json` one skipped, as an undecodable
-    /// frame is.
-    fn framing_error(&mut self, error: MsgError) -> Result<Outcome, SessionError> {
-        if self.options.skip_invalid && matches!(error, MsgError::InvalidJson(_)) {
-            let meta = Meta {
-                index: self.events,
-                ..Meta::default()
-            };
-            self.diagnose(&meta, Skip::InvalidJson, error.to_string(), None, None);
-            return Ok(Outcome::Skipped(Skip::InvalidJson));
-        }
-        Err(self.error(Meta::default(), error))
+    /// JSON Lines line or array element that is not UTF-8): as a frame that did not
+    /// decode, with no text to read ids from.
+    fn framing_error(&mut self, error: MsgError, note: Option<&mut Note>) -> Result<Outcome, SessionError> {
+        let meta = Meta {
+            index: self.events,
+            ..Meta::default()
+        };
+        self.undecodable("", meta, error, note)
     }
 
     /// A frame that did not decode: refused, or with [`SessionOptions::skip_invalid`]

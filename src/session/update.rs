@@ -177,7 +177,7 @@ impl Session {
             let mut note = Note::default();
             let (sse_id, result) = match frame {
                 Ok(frame) => (frame.sse_id.clone(), self.apply_frame(frame, Some(&mut note))),
-                Err(error) => (None, self.framing_error(error)),
+                Err(error) => (None, self.framing_error(error, Some(&mut note))),
             };
             let update = self.update(note, sse_id, result, diagnosed);
             updates.push(update);
