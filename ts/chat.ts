@@ -194,9 +194,18 @@ export class AgentScopeTransport implements ChatTransport {
   }
 
   /**
-   * One request; `retry` says when it goes to the next instance: `"unsent"` only when the
-   * connection was never made, `"any"` also after a broken connection or a 502/503/504.
+   * One request to the service at `path` (e.g. `/sessions/`), with the `X-User-ID` header,
+   * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
+   * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
+   * connection was never made, `"any"` also after a broken connection or a 502/503/504
+   * (for requests safe to repeat). Rejects with `MsgError`: `busy` (409), `http_error`
+   * (another status, `status` set; `message` has the service's `detail`),
+   * `service_unavailable`.
    */
+  request(method: string, path: string, options: { query?: Record<string, string | null | undefined>; body?: unknown; signal?: AbortSignal; retry?: "unsent" | "any" } = {}): Promise<Response> {
+    return this.#request(method, path, options.query ?? {}, options.body, options.signal, options.retry ?? "unsent");
+  }
+
   async #request(method: string, path: string, query: Record<string, string | null | undefined>, body: unknown, signal: AbortSignal | undefined, retry: "unsent" | "any"): Promise<Response> {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) params.set(k, v);
