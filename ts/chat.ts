@@ -1552,3 +1552,4 @@ export function toolResultOf(messages: readonly MsgJSON[], call: ToolCallBlock):
 }
 
 export type { PendingAction } from "./session.js";
+export * from "./sessions.js";

@@ -322,3 +322,4 @@ export declare function toolResultOf(messages: readonly MsgJSON[], call: ToolCal
     type: "tool_result";
 }> | undefined;
 export type { PendingAction } from "./session.js";
+export * from "./sessions.js";

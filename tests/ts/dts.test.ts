@@ -21,6 +21,7 @@ const files: [string, string][] = [
   ["pkg/dist/session.d.ts", "session.d.ts"],
   ["pkg/dist/react.d.ts", "react.d.ts"],
   ["pkg/dist/chat.d.ts", "chat.d.ts"],
+  ["pkg/dist/sessions.d.ts", "sessions.d.ts"],
 ];
 
 for (const [built, reference] of files) {
