@@ -43,10 +43,35 @@ insensitive):
 |                       | failure"): REPLY_END finished_reason "error"      |                                                |
 | `slow`                | 20 text deltas "s0 ", ..., "s19 ",                | -                                              |
 |                       | AGENTSCOPE_SERVICE_SLOW_MS apart (default 200)    |                                                |
+| `task`                | text "Creating a task.", then tool call           | text "The task is on the list."                |
+|                       | TaskCreate {"subject": "Write the report", ...}:  |                                                |
+|                       | CUSTOM state_updated (tasks_context holds it)     |                                                |
+| `team`                | text "Creating a team.", TeamCreate "Scripted     | text "The team is at work."                    |
+|                       | team"; then AgentCreate member "worker" with the  |                                                |
+|                       | task "teamwork: create worker.txt": CUSTOM        |                                                |
+|                       | team_updated after each                           |                                                |
+| `teamwork:` (member)  | Bash "touch worker.txt" (asks: projected onto the | TeamSay "report: the Bash call was approved."  |
+|                       | leader as CUSTOM subagent_require_user_confirm)   | (or denied), then "Reported to the leader."    |
+| `report:` (leader)    | text "The worker said: <the report>" (the leader  | -                                              |
+|                       | is woken by its member's TeamSay)                 |                                                |
+| `audio`               | three `delta.audio` chunks (base64 PCM16 24 kHz,  | -                                              |
+|                       | transcript "Here is ", "a short ", "beep."): text |                                                |
+|                       | deltas + DATA_BLOCK_START/DELTA x3/END audio/wav  |                                                |
+| `seeimage`/`describe` | "I received <each attachment of the last user     | -                                              |
+|                       | message as the model got it>." in 2 deltas, e.g.  |                                                |
+|                       | "image/png (base64, 96 chars)", "an image (url,   |                                                |
+|                       | https://…)", "audio/wav (base64, N chars)",       |                                                |
+|                       | "application/pdf (base64, N chars, name.pdf)";    |                                                |
+|                       | "no attachment" without any                       |                                                |
+| `progress`            | tool call ScriptedProgress {"steps": 3}: three    | text "The progress tool finished."             |
+|                       | CUSTOM mcp_progress, then result "progress-done"  |                                                |
 | anything else         | "You said: <text>" in 4 deltas                    | -                                              |
 
 The keyword is the first whitespace-separated word, case-insensitive
-("Tool please" and "tool" both match `tool`; "tools" does not).
+("Tool please" and "tool" both match `tool`; "tools" does not). A team
+message (a member's task, a member's report to its leader) reaches the model
+as a user message `<team-message from="NAME">\nBODY\n</team-message>`: its
+BODY is the text the keyword is taken from.
 
 The session auto-naming call (a forced ``generate_structured_output`` tool
 call) is answered with the title ``Chat: <first 40 chars of the text>``.
@@ -64,9 +89,11 @@ sys.stdout = sys.stderr
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+import math
 import shutil
 import signal
 import socket
@@ -171,6 +198,18 @@ class _Script:
             }]}))
         return self
 
+    def audio(self, pcm_chunks: list[bytes], transcript: list[str]) -> "_Script":
+        """``delta.audio`` chunks as an OpenAI audio-output model streams
+        them: base64 PCM16 ``data`` and a ``transcript`` piece each."""
+        audio_id = f"audio_{os.urandom(8).hex()}"
+        for pcm, words in zip(pcm_chunks, transcript):
+            self.steps.append(("delta", {"audio": {
+                "id": audio_id,
+                "data": base64.b64encode(pcm).decode("ascii"),
+                "transcript": words,
+            }}))
+        return self
+
     def fail(self, message: str) -> "_Script":
         self.steps.append(("raise", message))
         return self
@@ -220,6 +259,65 @@ def _split(text: str, n: int) -> list[str]:
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
+# A tiny mono PCM16 tone (24 kHz, what OpenAI's streamed audio is), cut in
+# three chunks. The model prefixes the first with its 44-byte streaming WAV
+# header; 44 + 100 and 96 are multiples of 3, so each delta's base64 has no
+# padding and the deltas' base64 strings concatenate to the whole WAV's.
+AUDIO_PCM = b"".join(
+    int(8000 * math.sin(2 * math.pi * 440 * i / 24000)).to_bytes(
+        2, "little", signed=True,
+    )
+    for i in range(50 + 48 + 48)
+)
+AUDIO_CHUNKS = [AUDIO_PCM[:100], AUDIO_PCM[100:196], AUDIO_PCM[196:]]
+AUDIO_TRANSCRIPT = ["Here is ", "a short ", "beep."]
+
+TEAM_NAME = "Scripted team"
+TEAM_MEMBER = "worker"
+# What the leader's AgentCreate gives the member as its first task (the
+# member's model sees it as a user message wrapped in <team-message>).
+TEAM_TASK = "teamwork: create worker.txt"
+
+
+def _unwrap_team_message(text: str) -> str:
+    """The body of a ``<team-message from="...">`` hint (a team member's
+    first task, or a report to the leader); other text as it is."""
+    if text.startswith("<team-message"):
+        body = text.split(">", 1)[-1]
+        return body.rsplit("</team-message>", 1)[0].strip()
+    return text
+
+
+def _attachments(message: dict) -> list[str]:
+    """What a user message carried besides text, as the model received it:
+    the media type and source kind / length of each part."""
+    seen = []
+    content = message.get("content")
+    for part in content if isinstance(content, list) else []:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "image_url":
+            url = part["image_url"]["url"]
+            if url.startswith("data:"):
+                media, _, data = url[5:].partition(";base64,")
+                seen.append(f"{media} (base64, {len(data)} chars)")
+            else:
+                seen.append(f"an image (url, {url})")
+        elif kind == "input_audio":
+            audio = part["input_audio"]
+            seen.append(
+                f"audio/{audio['format']} (base64, {len(audio['data'])} chars)",
+            )
+        elif kind == "file":
+            file = part["file"]
+            media, _, data = file["file_data"][5:].partition(";base64,")
+            seen.append(
+                f"{media} (base64, {len(data)} chars, {file['filename']})",
+            )
+        elif kind not in ("text", None):
+            seen.append(f"a {kind} part")
+    return seen
+
+
 def _policy(kwargs: dict) -> _Script:
     """Choose the model turn for one ``chat.completions.create`` call."""
     messages: list[dict] = kwargs.get("messages", [])
@@ -238,6 +336,8 @@ def _policy(kwargs: dict) -> _Script:
         ):
             last_user = i
     text = _text_of(messages[last_user].get("content")) if last_user >= 0 else ""
+    # a team member's task / report arrives as <team-message from="...">
+    text = _unwrap_team_message(text)
     after = messages[last_user + 1:] if last_user >= 0 else []
     results = [
         _text_of(m.get("content"), keep_reminders=True)
@@ -305,6 +405,55 @@ def _policy(kwargs: dict) -> _Script:
         return s.text("This ", "will ", "fail").fail("scripted model failure")
     if key == "slow":
         return s.text(*[f"s{i} " for i in range(20)], delay_ms=SLOW_MS)
+    if key == "task":
+        if not results:
+            return s.text("Creating a task.").tool_calls(
+                ("TaskCreate", {"subject": "Write the report",
+                                "description": "Write the quarterly report."}),
+            )
+        return s.text("The task ", "is on the list.")
+    if key == "team":
+        # leader: TeamCreate, then AgentCreate (one member), then a text
+        if not results:
+            return s.text("Creating a team.").tool_calls(
+                ("TeamCreate", {"name": TEAM_NAME,
+                                "description": "A team for the scripted tests."}),
+            )
+        if len(results) == 1:
+            return s.tool_calls(("AgentCreate", {
+                "name": TEAM_MEMBER,
+                "description": "Creates a file when asked.",
+                "prompt": TEAM_TASK,
+            }))
+        return s.text("The team ", "is at work.")
+    if key == "teamwork:":
+        # the member: a Bash call that asks (REQUIRE_USER_CONFIRM, projected
+        # onto the leader), then its report to the leader, then a text
+        if not results:
+            return s.tool_calls(
+                ("Bash", {"command": "touch worker.txt",
+                          "description": "Create worker.txt"}),
+            )
+        if len(results) == 1:
+            out = results[-1].lower()
+            verdict = "denied" if ("denied" in out or "reject" in out) else "approved"
+            return s.tool_calls(("TeamSay", {
+                "content": f"report: the Bash call was {verdict}.",
+            }))
+        return s.text("Reported ", "to the leader.")
+    if key == "report:":
+        # the leader, woken by its member's TeamSay
+        return s.text("The worker ", f"said: {text}")
+    if key == "audio":
+        return s.audio(AUDIO_CHUNKS, AUDIO_TRANSCRIPT)
+    if key in ("seeimage", "describe"):
+        seen = _attachments(messages[last_user]) if last_user >= 0 else []
+        said = "; ".join(seen) if seen else "no attachment"
+        return s.text(*_split(f"I received {said}.", 2))
+    if key == "progress":
+        if not results:
+            return s.tool_calls(("ScriptedProgress", {"steps": 3}))
+        return s.text("The progress ", "tool finished.")
     return s.text(*_split(f"You said: {text}", 4))
 
 
@@ -384,20 +533,24 @@ def make_tool_factory() -> Any:
     from agentscope.tool._builtin._ask_user import AskUser
     from agentscope.message import ToolResultState
 
-    class ScriptedImage(ToolBase):
-        """Returns a tiny PNG image."""
+    class _AlwaysPermitted(ToolBase):
+        """A read-only tool that never asks."""
 
-        name = "ScriptedImage"
-        description = "Return a tiny PNG image."
-        input_schema = {"type": "object", "properties": {}}
         is_read_only = True
         is_concurrency_safe = True
 
         async def check_permissions(self, tool_input: dict, context: Any) -> Any:
             return PermissionDecision(
                 behavior=PermissionBehavior.ALLOW,
-                message="ScriptedImage is always permitted.",
+                message=f"{self.name} is always permitted.",
             )
+
+    class ScriptedImage(_AlwaysPermitted):
+        """Returns a tiny PNG image."""
+
+        name = "ScriptedImage"
+        description = "Return a tiny PNG image."
+        input_schema = {"type": "object", "properties": {}}
 
         async def call(self, **kwargs: Any) -> Any:
             return ToolChunk(
@@ -414,8 +567,37 @@ def make_tool_factory() -> Any:
                 is_last=True,
             )
 
+    class ScriptedProgress(_AlwaysPermitted):
+        """Reports progress the way agentscope's MCP adapter does (an
+        intermediate ToolChunk with ``metadata["mcp_progress"]``), then
+        returns."""
+
+        name = "ScriptedProgress"
+        description = "Report progress in steps, then finish."
+        input_schema = {
+            "type": "object",
+            "properties": {"steps": {"type": "integer"}},
+        }
+
+        async def call(self, steps: int = 3, **kwargs: Any) -> Any:
+            for i in range(1, steps + 1):
+                await asyncio.sleep(0.01)
+                yield ToolChunk(
+                    content=[],
+                    state=ToolResultState.RUNNING,
+                    is_last=False,
+                    metadata={"mcp_progress": {
+                        "progress": i, "total": steps, "message": f"step {i}",
+                    }},
+                )
+            yield ToolChunk(
+                content=[TextBlock(text="progress-done")],
+                state=ToolResultState.SUCCESS,
+                is_last=True,
+            )
+
     async def factory(user_id: str, agent_id: str, session_id: str) -> list:
-        return [AskUser(), ScriptedImage()]
+        return [AskUser(), ScriptedImage(), ScriptedProgress()]
 
     return factory
 

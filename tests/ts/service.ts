@@ -265,3 +265,83 @@ export class Routed implements ChatTransport {
     this.reads.failover();
   }
 }
+
+/**
+ * A raw observer of a session's event stream (`GET /sessions/{sid}/stream`, plain `fetch`
+ * and SSE framing of its own, not through `Chat`): every event's JSON in arrival order
+ * (heartbeat comments skipped). `agentId`: the session's agent (a team member's session has
+ * its own); `after`: the replay cursor.
+ */
+export interface EventWatch {
+  /** The events so far, in stream order. */
+  events: Json[];
+  /** Resolves the first event (from index `from` on) that `ok` accepts; fails after `ms`. */
+  waitFor: (ok: (event: Json) => boolean, what: string, ms?: number, from?: number) => Promise<Json>;
+  /** Ends the stream. */
+  close: () => void;
+  /** Resolves once the response's headers arrived (the subscription is live). */
+  ready: Promise<void>;
+}
+
+export function watchEvents(service: Pick<Service, "url" | "agentId" | "userId">, sessionId: string, { agentId = service.agentId, after, base = service.url }: { agentId?: string; after?: string; base?: string } = {}): EventWatch {
+  const events: Json[] = [];
+  const abort = new AbortController();
+  const query = new URLSearchParams({ agent_id: agentId, ...(after === undefined ? {} : { after }) });
+  let failure: unknown;
+  const ready = (async () => {
+    const response = await fetch(`${base}/sessions/${sessionId}/stream?${query}`, { headers: { "X-User-ID": service.userId }, signal: abort.signal });
+    if (!response.ok || !response.body) throw new Error(`stream of ${sessionId}: HTTP ${response.status}`);
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, "\n");
+          for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, ""));
+            if (data.length > 0) events.push(JSON.parse(data.join("\n")));
+          }
+        }
+      } catch (e) {
+        if (!abort.signal.aborted) failure = e;
+      }
+    })();
+  })();
+  ready.catch((e) => void (failure = e));
+  const waitFor = async (ok: (event: Json) => boolean, what: string, ms = 30_000, from = 0): Promise<Json> => {
+    let found: Json | undefined;
+    await until(() => {
+      if (failure !== undefined) throw failure;
+      found = events.slice(from).find(ok);
+      return found !== undefined;
+    }, what, ms);
+    return found;
+  };
+  return { events, waitFor, close: () => abort.abort(), ready };
+}
+
+/** Reads a session's events (replay, then live) until `done(events)`, then closes the stream and resolves them. */
+export async function readEvents(service: Pick<Service, "url" | "agentId" | "userId">, sessionId: string, done: (events: Json[]) => boolean, options: { agentId?: string; after?: string; base?: string; ms?: number } = {}): Promise<Json[]> {
+  const watch = watchEvents(service, sessionId, options);
+  try {
+    await watch.ready;
+    await until(() => done(watch.events), `the events of ${sessionId}`, options.ms ?? 30_000);
+    return [...watch.events];
+  } finally {
+    watch.close();
+  }
+}
+
+/** A new session of the service's agent with the scripted model (`POST /sessions/`); resolves its id. */
+export async function newSession(service: Service, body: Record<string, unknown> = {}): Promise<string> {
+  const created = await api(service, "POST", "/sessions/", { agent_id: service.agentId, chat_model_config: service.info.chat_model_config, ...body });
+  return created.session_id;
+}
+
+/** `POST /chat/` of a user message (`content`: a text or blocks) to a session; resolves the service's answer. */
+export function sendUser(service: Service, sessionId: string, content: string | Json[], agentId = service.agentId): Promise<Json> {
+  const blocks = typeof content === "string" ? [{ type: "text", text: content }] : content;
+  return api(service, "POST", "/chat/", { agent_id: agentId, session_id: sessionId, input: { name: "user", role: "user", content: blocks } });
+}
