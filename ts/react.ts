@@ -282,3 +282,139 @@ export function useChat(options: UseChatOptions): UseChatResult {
     submitExternal,
   };
 }
+
+// ------------------------------------------------------------------ useSessions
+// (imports of this section: declarations are hoisted, so they may stand here)
+import { useMemo } from "react";
+import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionRecord, type SessionView } from "./sessions.js";
+
+/** Options of {@link useSessions}: where the service is, whose sessions, and the fields of a new session. */
+export interface UseSessionsOptions {
+  /** The service's base URL, or several (the instances of one service; compared by value). */
+  baseUrl: string | readonly string[];
+  /** Sent as `X-User-ID`. */
+  userId: string;
+  /** The agent whose sessions are listed. */
+  agentId: string;
+  /** The `fetch` to use (read when the options change, not on every render). */
+  fetch?: typeof fetch;
+  /** More headers for every request (compared by value). */
+  headers?: Record<string, string>;
+  /** Fields of every `POST /sessions/` body, e.g. `{chat_model_config}` (compared by value). */
+  session?: Record<string, unknown>;
+}
+
+/** What {@link useSessions} returns. */
+export interface UseSessionsResult {
+  /** The agent's sessions as the service last listed them (`GET /sessions/`), in its order; empty before the first load. */
+  sessions: readonly SessionView[];
+  /** Whether a list request is in flight (true from mount until the first list arrives). */
+  loading: boolean;
+  /** Why the last list request (or the options: `invalid_argument`) failed, or null. */
+  error: MsgError | null;
+  /** The client itself (null for invalid options). */
+  client: SessionsClient | null;
+  /** Lists the sessions again; resolves when the list is in `sessions` (never rejects: see `error`). */
+  refresh: () => Promise<void>;
+  /** `SessionsClient.create`, then a refresh; resolves the new session's id. */
+  create: (options?: CreateSessionOptions) => Promise<string>;
+  /** `SessionsClient.rename`, then a refresh. */
+  rename: (sessionId: string, name: string) => Promise<SessionRecord>;
+  /** `SessionsClient.remove`, then a refresh. */
+  remove: (sessionId: string) => Promise<void>;
+  /** `SessionsClient.setPermissionMode`, then a refresh. */
+  setPermissionMode: (sessionId: string, mode: PermissionMode) => Promise<SessionRecord>;
+}
+
+const NO_SESSIONS: readonly SessionView[] = Object.freeze([]);
+
+/**
+ * The sessions of one agent on an AgentScope 2.0 service, for a session list: loads the
+ * list after mount (deferred past StrictMode's dev-only unmount and remount: one
+ * `GET /sessions/` per mount, in development too), and lists again after each action
+ * (`create`, `rename`, `remove`, `setPermissionMode`; each resolves once the new list is
+ * in `sessions`). An action rejects with the client's `MsgError` (`busy` while a run
+ * holds the session, `http_error`, `invalid_argument`, …) and leaves the list as it was.
+ * New options (by value) make a new client and list again. Loads no `.wasm`.
+ */
+export function useSessions(options: UseSessionsOptions): UseSessionsResult {
+  const { userId, agentId } = options;
+  const baseUrl = Array.isArray(options.baseUrl) ? options.baseUrl.join("\n") : (options.baseUrl as string);
+  const headers = options.headers === undefined ? undefined : JSON.stringify(options.headers);
+  const session = options.session === undefined ? undefined : JSON.stringify(options.session);
+  const latestFetch = useRef(options.fetch);
+  latestFetch.current = options.fetch;
+  const made = useMemo((): { client: SessionsClient | null; error: MsgError | null } => {
+    try {
+      const body = session === undefined ? undefined : (JSON.parse(session) as Record<string, unknown>);
+      const transport = new AgentScopeTransport({
+        baseUrl: typeof baseUrl === "string" && baseUrl.includes("\n") ? baseUrl.split("\n") : baseUrl,
+        userId,
+        agentId,
+        fetch: latestFetch.current,
+        headers: headers === undefined ? undefined : (JSON.parse(headers) as Record<string, string>),
+        session: body,
+      });
+      return { client: new SessionsClient(transport, { session: body }), error: null };
+    } catch (e) {
+      return { client: null, error: e instanceof MsgError ? e : new MsgError("invalid_argument", String(e)) };
+    }
+  }, [baseUrl, userId, agentId, headers, session]);
+  const { client } = made;
+  const [list, setList] = useState<{ client: SessionsClient | null; sessions: readonly SessionView[]; error: MsgError | null }>({ client: null, sessions: NO_SESSIONS, error: null });
+  // the latest list request wins (an older one that ends later is dropped); loading until it ends
+  const generation = useRef(0);
+  const [requests, setRequests] = useState({ started: 0, ended: 0 });
+  const mounted = useRef(false);
+  const refresh = useCallback(async (): Promise<void> => {
+    if (client === null || !mounted.current) return;
+    const mine = ++generation.current;
+    setRequests((r) => ({ ...r, started: mine }));
+    try {
+      const sessions = await client.list();
+      if (mounted.current && mine === generation.current) setList({ client, sessions, error: null });
+    } catch (e) {
+      const error = e instanceof MsgError ? e : new MsgError("service_unavailable", String(e));
+      if (mounted.current && mine === generation.current) setList((old) => ({ client, sessions: old.client === client ? old.sessions : NO_SESSIONS, error }));
+    } finally {
+      if (mounted.current && mine === generation.current) setRequests((r) => ({ ...r, ended: mine }));
+    }
+  }, [client]);
+  useEffect(() => {
+    mounted.current = true;
+    // deferred: StrictMode's dev-only unmount comes first and cancels it
+    const timer = setTimeout(() => void refresh(), 0);
+    return () => {
+      mounted.current = false;
+      generation.current += 1;
+      clearTimeout(timer);
+    };
+  }, [refresh]);
+  const act = useCallback(
+    <A extends unknown[], R>(f: (c: SessionsClient, ...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        if (client === null) throw made.error ?? new MsgError("invalid_argument", "useSessions: no client");
+        const result = await f(client, ...args);
+        await refresh();
+        return result;
+      },
+    [client, made.error, refresh],
+  );
+  const create = useMemo(() => act((c, o?: CreateSessionOptions) => c.create(o)), [act]);
+  const rename = useMemo(() => act((c, id: string, name: string) => c.rename(id, name)), [act]);
+  const remove = useMemo(() => act((c, id: string) => c.remove(id)), [act]);
+  const setPermissionMode = useMemo(() => act((c, id: string, mode: PermissionMode) => c.setPermissionMode(id, mode)), [act]);
+  const current = list.client === client && client !== null;
+  return {
+    sessions: current ? list.sessions : NO_SESSIONS,
+    // until this client's first list arrives (or fails), it is loading
+    loading: client !== null && (requests.started !== requests.ended || !current),
+    error: made.error ?? (current ? list.error : null),
+    client,
+    refresh,
+    create,
+    rename,
+    remove,
+    setPermissionMode,
+  };
+}

@@ -92,3 +92,50 @@ export interface UseChatResult {
  * use, not on import.
  */
 export declare function useChat(options: UseChatOptions): UseChatResult;
+import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionRecord, type SessionView } from "./sessions.js";
+/** Options of {@link useSessions}: where the service is, whose sessions, and the fields of a new session. */
+export interface UseSessionsOptions {
+    /** The service's base URL, or several (the instances of one service; compared by value). */
+    baseUrl: string | readonly string[];
+    /** Sent as `X-User-ID`. */
+    userId: string;
+    /** The agent whose sessions are listed. */
+    agentId: string;
+    /** The `fetch` to use (read when the options change, not on every render). */
+    fetch?: typeof fetch;
+    /** More headers for every request (compared by value). */
+    headers?: Record<string, string>;
+    /** Fields of every `POST /sessions/` body, e.g. `{chat_model_config}` (compared by value). */
+    session?: Record<string, unknown>;
+}
+/** What {@link useSessions} returns. */
+export interface UseSessionsResult {
+    /** The agent's sessions as the service last listed them (`GET /sessions/`), in its order; empty before the first load. */
+    sessions: readonly SessionView[];
+    /** Whether a list request is in flight (true from mount until the first list arrives). */
+    loading: boolean;
+    /** Why the last list request (or the options: `invalid_argument`) failed, or null. */
+    error: MsgError | null;
+    /** The client itself (null for invalid options). */
+    client: SessionsClient | null;
+    /** Lists the sessions again; resolves when the list is in `sessions` (never rejects: see `error`). */
+    refresh: () => Promise<void>;
+    /** `SessionsClient.create`, then a refresh; resolves the new session's id. */
+    create: (options?: CreateSessionOptions) => Promise<string>;
+    /** `SessionsClient.rename`, then a refresh. */
+    rename: (sessionId: string, name: string) => Promise<SessionRecord>;
+    /** `SessionsClient.remove`, then a refresh. */
+    remove: (sessionId: string) => Promise<void>;
+    /** `SessionsClient.setPermissionMode`, then a refresh. */
+    setPermissionMode: (sessionId: string, mode: PermissionMode) => Promise<SessionRecord>;
+}
+/**
+ * The sessions of one agent on an AgentScope 2.0 service, for a session list: loads the
+ * list after mount (deferred past StrictMode's dev-only unmount and remount: one
+ * `GET /sessions/` per mount, in development too), and lists again after each action
+ * (`create`, `rename`, `remove`, `setPermissionMode`; each resolves once the new list is
+ * in `sessions`). An action rejects with the client's `MsgError` (`busy` while a run
+ * holds the session, `http_error`, `invalid_argument`, …) and leaves the list as it was.
+ * New options (by value) make a new client and list again. Loads no `.wasm`.
+ */
+export declare function useSessions(options: UseSessionsOptions): UseSessionsResult;
