@@ -125,6 +125,21 @@ export declare class AgentScopeTransport implements ChatTransport {
     get baseUrls(): readonly string[];
     /** The next requests go to the next instance (the first after the last); one instance: nothing changes. */
     failover(): void;
+    /**
+     * One request to the service at `path` (e.g. `/sessions/`), with the `X-User-ID` header,
+     * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
+     * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
+     * connection was never made, `"any"` also after a broken connection or a 502/503/504
+     * (for requests safe to repeat). Rejects with `MsgError`: `busy` (409), `http_error`
+     * (another status, `status` set; `message` has the service's `detail`),
+     * `service_unavailable`.
+     */
+    request(method: string, path: string, options?: {
+        query?: Record<string, string | null | undefined>;
+        body?: unknown;
+        signal?: AbortSignal;
+        retry?: "unsent" | "any";
+    }): Promise<Response>;
     createSession(options?: {
         signal?: AbortSignal;
     }): Promise<string>;
