@@ -12,6 +12,9 @@ export interface LiveService {
   chatModelConfig?: Record<string, unknown> | null;
 }
 
+/** The largest request body the live proxy forwards (16 MiB); a larger one is a 413. */
+export const MAX_LIVE_BODY: number;
+
 export function startDemoServer(options?: {
   port?: number;
   host?: string;

@@ -27,9 +27,12 @@
 // `scripts/agentscope-service` (the offline scripted service), waits for its JSON line and
 // stops it on SIGINT / SIGTERM; `startDemoServer({live: {url, agentId, userId,
 // chatModelConfig}})` takes a service that runs already. The service has no CORS, so the
-// page reaches it through this server: `/api/sessions/…` and `/api/chat/` are forwarded
-// to the service with `/api` stripped (streamed both ways, SSE included); no other path of
-// the service (credentials, agents) is reachable from the page. The page learns the agent,
+// page reaches it through this server: an allowlist of `/api/sessions/…` and `/api/chat/`
+// requests (`LIVE_ROUTES`: the sessions of the demo's agent, their messages, stream, status
+// and interrupt, `POST /chat/`) is forwarded with `/api` stripped (the answer streamed back,
+// SSE included), with the demo's `agent_id`, the service's `X-User-ID` (the browser's is
+// dropped) and a body of at most 16 MiB (413 above); anything else is a 403 / 404 that never
+// reaches the service (credentials, agents, other agents' sessions). The page learns the agent,
 // user and model config from a `<meta name="agentscope-live">` in the served HTML.
 import { createServer, request } from "node:http";
 import { execFileSync, spawn } from "node:child_process";
@@ -150,20 +153,84 @@ function page(live) {
 
 const escapeAttribute = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// The service paths the live page may reach through `/api` (what `AgentScopeTransport` calls).
-const LIVE_PATHS = /^\/(?:sessions\/|chat\/)/;
-// Request headers not forwarded to the service (hop-by-hop, and the browser's own).
-const DROP = new Set(["host", "connection", "keep-alive", "upgrade", "proxy-connection", "te", "trailer", "cookie", "origin", "referer"]);
+// What the live page may ask of the service through `/api` (method, route after `/api`):
+// the sessions of the demo's own agent (list, create, rename / permission mode, delete, their
+// messages, stream, status, interrupt) and `POST /chat/`. Nothing else reaches the service.
+const ID = "[A-Za-z0-9_-]{1,64}";
+const LIVE_ROUTES = [
+  ["GET", /^\/sessions\/$/],
+  ["POST", /^\/sessions\/$/],
+  ["PATCH", new RegExp(`^/sessions/${ID}$`)],
+  ["DELETE", new RegExp(`^/sessions/${ID}$`)],
+  ["GET", new RegExp(`^/sessions/${ID}/(?:messages|stream|status)$`)],
+  ["POST", new RegExp(`^/sessions/${ID}/interrupt$`)],
+  ["POST", /^\/chat\/$/],
+];
+// The fields a PATCH may set (rename, permission mode).
+const PATCHABLE = new Set(["name", "permission_mode"]);
+// The largest request body forwarded (attachments go inline as base64 in `POST /chat/`).
+export const MAX_LIVE_BODY = 16 * 1024 * 1024;
+// Request headers forwarded to the service; the rest (the browser's own `X-User-ID`, cookies,
+// hop-by-hop headers, …) are dropped. `X-User-ID` is always the service's user.
+const FORWARD = new Set(["accept", "content-type", "last-event-id", "cache-control"]);
 
-/** Forwards `/api/<path>` to the live service as `<path>`, streaming both ways. */
-function proxy(req, res, url, live, headers) {
-  const path = url.pathname.slice("/api".length);
-  if (!LIVE_PATHS.test(path)) {
-    res.writeHead(404, { ...headers, "content-type": "application/json" });
-    return void res.end(JSON.stringify({ detail: `the demo does not forward ${path}` }));
+/** Reads a request body, at most `limit` bytes; resolves null when it is larger. */
+async function readBody(req, limit) {
+  if (Number(req.headers["content-length"] ?? 0) > limit) return null;
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
   }
-  const target = `${live.url.replace(/\/+$/, "")}${path}${url.search}`;
-  const forwarded = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROP.has(k)));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Forwards an allowed `/api/<route>` to the live service as `<route>`, streaming the answer
+ * back (SSE included): the agent is always the demo's (`agent_id` in the query and in a JSON
+ * body), the user always the service's, a body over `MAX_LIVE_BODY` is a 413.
+ */
+async function proxy(req, res, url, live, headers) {
+  const path = url.pathname.slice("/api".length);
+  const refuse = (status, detail) => {
+    res.writeHead(status, { ...headers, "content-type": "application/json", connection: "close" });
+    res.end(JSON.stringify({ detail }));
+    req.resume();
+  };
+  if (!/^\/(?:sessions|chat)\//.test(path)) return refuse(404, `the demo does not forward ${path}`);
+  if (!LIVE_ROUTES.some(([method, route]) => method === req.method && route.test(path))) {
+    return refuse(403, `the demo does not forward ${req.method} ${path}`);
+  }
+  let body;
+  if (req.method === "POST" || req.method === "PATCH") {
+    const raw = await readBody(req, MAX_LIVE_BODY);
+    if (raw === null) return refuse(413, `the body is over ${MAX_LIVE_BODY} bytes`);
+    let json = {};
+    try {
+      if (raw.length > 0) json = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return refuse(400, "the body must be JSON");
+    }
+    if (typeof json !== "object" || json === null || Array.isArray(json)) return refuse(400, "the body must be a JSON object");
+    if (req.method === "PATCH" && !Object.keys(json).every((k) => PATCHABLE.has(k))) {
+      return refuse(403, `the demo forwards a PATCH of ${[...PATCHABLE].join(" / ")} only`);
+    }
+    if (req.method === "POST" && !path.endsWith("/interrupt")) json.agent_id = live.agentId;
+    body = Buffer.from(JSON.stringify(json));
+  } else {
+    req.resume();
+  }
+  const query = new URLSearchParams(url.search);
+  query.set("agent_id", live.agentId);
+  const target = `${live.url.replace(/\/+$/, "")}${path}?${query}`;
+  const forwarded = Object.fromEntries(Object.entries(req.headers).filter(([k]) => FORWARD.has(k)));
+  forwarded["x-user-id"] = live.userId;
+  if (body !== undefined) {
+    forwarded["content-type"] = "application/json";
+    forwarded["content-length"] = String(body.length);
+  }
   const out = request(target, { method: req.method, headers: forwarded }, (up) => {
     const back = { ...up.headers, ...headers };
     delete back.connection;
@@ -180,7 +247,7 @@ function proxy(req, res, url, live, headers) {
   });
   // the page went away (a closed tab, an aborted stream): so does the upstream request
   res.on("close", () => out.destroy());
-  req.pipe(out);
+  out.end(body);
 }
 
 /** The Content-Security-Policy: no inline script but the import map (by hash). */
@@ -372,7 +439,7 @@ export async function startDemoServer({
 
   function route(req, res) {
     const url = new URL(req.url ?? "/", "http://localhost");
-    if (live && (url.pathname === "/api" || url.pathname.startsWith("/api/"))) return proxy(req, res, url, live, headers);
+    if (live && (url.pathname === "/api" || url.pathname.startsWith("/api/"))) return void proxy(req, res, url, live, headers).catch((e) => fail(res, e));
     const match = /^\/api\/stream\/([\w-]+)$/.exec(url.pathname);
     if (req.method === "GET" && url.pathname === "/api/scenarios") {
       return send(res, 200, [...scenarios.values()].map(({ id, description, phases, pauses }) => ({
