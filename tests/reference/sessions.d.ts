@@ -1,4 +1,3 @@
-import type { AgentScopeTransport, ServiceStatus } from "./chat.js";
 import type { ContentBlockInput } from "./message.js";
 /**
  * The permission modes of agentscope 2.0.11 (`agentscope.permission.PermissionMode`), as
@@ -112,7 +111,7 @@ export interface SessionRecord {
 export interface SessionView {
     readonly session: SessionRecord;
     /** The unified status (`running`, `idle`, `awaiting_permission`, `awaiting_external_result`). */
-    readonly status: ServiceStatus;
+    readonly status: SessionStatus;
     /** Deprecated by the service (false while parked on a confirmation): read `status`. */
     readonly is_running: boolean;
     /** `{team, leader_agent, members: [{agent, session_id}]}` when the session is in a team. */
@@ -128,8 +127,22 @@ export interface CreateSessionOptions {
     fields?: Record<string, unknown>;
     signal?: AbortSignal;
 }
-/** What {@link SessionsClient} needs of the transport: {@link AgentScopeTransport}'s `agentId` and `request`. */
-export type SessionsTransport = Pick<AgentScopeTransport, "agentId" | "request">;
+/**
+ * What {@link SessionsClient} needs of the transport: an `AgentScopeTransport` (its
+ * `agentId` and `request`, which sends `X-User-ID`, fails over between instances and
+ * turns a 409 into `busy`). (Declared here, not imported: `chat.ts` re-exports this module.)
+ */
+export interface SessionsTransport {
+    readonly agentId: string;
+    request(method: string, path: string, options?: {
+        query?: Record<string, string | null | undefined>;
+        body?: unknown;
+        signal?: AbortSignal;
+        retry?: "unsent" | "any";
+    }): Promise<Response>;
+}
+/** A session's unified status, as the list and `GET /sessions/{sid}/status` say it (the chat's `ServiceStatus`). */
+export type SessionStatus = "running" | "idle" | "awaiting_permission" | "awaiting_external_result";
 /** Options of {@link SessionsClient}. */
 export interface SessionsClientOptions {
     /**
@@ -141,7 +154,7 @@ export interface SessionsClientOptions {
 }
 /**
  * The sessions of one agent on an AgentScope 2.0 service (agentscope 2.0.11), over an
- * {@link AgentScopeTransport} (its user, its agent, its instances and failover):
+ * `AgentScopeTransport` (its user, its agent, its instances and failover):
  *
  * | method | route |
  * |---|---|
