@@ -80,7 +80,8 @@ pub use outcome::{Outcome, Skip};
 pub use reply::{ErrorInfo, ErrorType, ReplyFinishedReason, Role, Usage};
 pub use session::framing::{Frame, Framer, Framing};
 pub use session::{
-    DEFAULT_MAX_SESSION_BYTES, Diagnostic, Session, SessionError, SessionOptions, UnstartedCall, Update, UpdateKind,
+    DEFAULT_MAX_SESSION_BYTES, Diagnostic, KeptEvent, Session, SessionError, SessionOptions, UnstartedCall, Update,
+    UpdateKind,
 };
 pub use source::{Base64Source, DataSource, URLSource, b64decode};
 #[cfg(feature = "stream")]

@@ -17,6 +17,14 @@ impl Outcome {
     pub fn is_applied(self) -> bool {
         self == Outcome::Applied
     }
+
+    /// `applied`, or the skip's [`Skip::code`].
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::Applied => "applied",
+            Outcome::Skipped(skip) => skip.code(),
+        }
+    }
 }
 
 /// Why an event was skipped or is suspicious, with a stable [`Skip::code`].
@@ -70,13 +78,18 @@ pub enum Skip {
     /// A frame that is JSON but not an AgentScope event (`invalid_event`), skipped
     /// instead of refused only with [`crate::SessionOptions::skip_invalid`].
     InvalidEvent,
+    /// A `CUSTOM` event (an application's own event, e.g. the AgentScope service's
+    /// `state_updated`): it changes no message (the reducer's `ignored_type`), and a
+    /// [`crate::Session`] reports it, with its `name` and `value`, as a `custom`
+    /// [`crate::Diagnostic`] and an [`crate::UpdateKind::Custom`]. Never refused.
+    Custom,
 }
 
 impl Skip {
     /// The stable code: `foreign_reply`, `ignored_type`, `unknown_block`, `stale`,
     /// `duplicate`, `unknown_reply`, `named_sse_event`, `unknown_event_type`, `after_end`,
     /// `duplicate_block`, `after_block_end`, `unclosed_blocks`, `asked_again`,
-    /// `invalid_json`, `invalid_event`.
+    /// `invalid_json`, `invalid_event`, `custom`.
     pub fn code(self) -> &'static str {
         match self {
             Skip::ForeignReply => "foreign_reply",
@@ -94,6 +107,7 @@ impl Skip {
             Skip::AskedAgain => "asked_again",
             Skip::InvalidJson => "invalid_json",
             Skip::InvalidEvent => "invalid_event",
+            Skip::Custom => "custom",
         }
     }
 }

@@ -14,9 +14,11 @@ use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
 
 use crate::block::{ContentBlock, TextOrBlocks, TextOrData};
+use crate::error::MsgError;
 use crate::msg::Msg;
 use crate::reply::{ErrorInfo, ReplyFinishedReason, Role, Usage};
 use crate::source::DataSource;
+use crate::wire::Out;
 
 /// The message's fields, with `content` as `null` so that keys keep their order.
 #[derive(Serialize)]
@@ -36,20 +38,25 @@ struct Header<'a> {
 
 /// The message's wire JSON with `content: null` (the blocks come separately).
 pub fn header_json(m: &Msg) -> String {
-    let header = Header {
-        name: &m.name,
-        content: (),
-        role: m.role,
-        id: &m.id,
-        metadata: &m.metadata,
-        created_at: &m.created_at,
-        usage: &m.usage,
-        finished_at: &m.finished_at,
-        finished_reason: &m.finished_reason,
-        structured_output: &m.structured_output,
-        error: &m.error,
-    };
-    crate::wire::to_string(&header)
+    crate::wire::to_string(&Header::of(m))
+}
+
+impl<'a> Header<'a> {
+    fn of(m: &'a Msg) -> Header<'a> {
+        Header {
+            name: &m.name,
+            content: (),
+            role: m.role,
+            id: &m.id,
+            metadata: &m.metadata,
+            created_at: &m.created_at,
+            usage: &m.usage,
+            finished_at: &m.finished_at,
+            finished_reason: &m.finished_reason,
+            structured_output: &m.structured_output,
+            error: &m.error,
+        }
+    }
 }
 
 /// Where the streamed string of a block is, and its length (bytes) at the last read.
@@ -96,70 +103,189 @@ impl SnapshotReader {
     /// `[i, path, keep, tail]`: the string at `path` inside block `i` (e.g. `["text"]`,
     /// `["source", "data"]`, `["output", 2, "text"]`) is its previous value cut to `keep`
     /// UTF-16 units (`null`: kept whole) followed by `tail`.
-    pub fn read(&mut self, msg: &Msg) -> String {
-        let mut out = String::from("{\"header\":");
-        out.push_str(&header_json(msg));
-        out.push_str(",\"count\":");
-        out.push_str(&msg.content().len().to_string());
-        out.push_str(",\"changes\":[");
+    ///
+    /// Appended to `out`. `max_string` is the longest string, in UTF-16 units, the reader
+    /// on the other side can hold ([`MAX_JS_STRING`] for JS; `usize::MAX` for none): the
+    /// text written, and every streamed string it rebuilds (`old + tail`). Errors:
+    /// `limit_exceeded` when one would be longer, or when there is no memory for the text
+    /// (every allocation of the read may fail: in wasm, running out of memory here is that
+    /// error, not a trap); `out` and the reader are then as they were, so the next read
+    /// hands out the same changes.
+    pub fn read_into(&mut self, msg: &Msg, out: &mut Vec<u8>, max_string: usize) -> Result<(), MsgError> {
+        let start = out.len();
+        let result = self.write(msg, out, max_string);
+        if result.is_err() {
+            out.truncate(start);
+            out.shrink_to_fit();
+        }
+        result
+    }
+
+    /// [`SnapshotReader::read_into`] a text of its own.
+    pub fn read(&mut self, msg: &Msg, max_string: usize) -> Result<String, MsgError> {
+        let mut out = Vec::new();
+        self.read_into(msg, &mut out, max_string)?;
+        String::from_utf8(out).map_err(no_room)
+    }
+
+    fn write(&mut self, msg: &Msg, out: &mut Vec<u8>, max_string: usize) -> Result<(), MsgError> {
         let since = self.revision;
-        self.blocks.truncate(msg.content().len());
         let changed = match since {
             Some(r) => msg.changed_blocks(r),
             None => (0..msg.content().len()).collect(),
         };
+        // every string a change rebuilds fits on the other side, checked before anything
+        // is written (a block of 1 GiB is refused without a copy of it)
+        for &i in &changed {
+            let block = &msg.content()[i];
+            if let Some(units) = streamed_units(block, max_string)
+                && units > max_string
+            {
+                return Err(MsgError::LimitExceeded(format!(
+                    "a snapshot of {} block {i} of message {:?} would hold a string of {units} UTF-16 units, \
+                     past the {max_string} a JS string may have; the message is unchanged, read it in parts (toJSONString is not limited)",
+                    block.kind().as_str(),
+                    msg.id
+                )));
+            }
+        }
+        // a text of more than 3 bytes per UTF-16 unit allowed cannot fit
+        let limit = out
+            .len()
+            .saturating_add(max_string.saturating_mul(3))
+            .saturating_add(1 << 16);
+        let mut w = Out {
+            buf: out,
+            limit: Some(limit),
+        };
+        let start = w.buf.len();
+        let mut seen = Vec::with_capacity(changed.len());
+        put(&mut w, b"{\"header\":")?;
+        crate::wire::write(&mut w, &Header::of(msg)).map_err(no_room)?;
+        put(
+            &mut w,
+            format!(",\"count\":{},\"changes\":[", msg.content().len()).as_bytes(),
+        )?;
         for (n, i) in changed.into_iter().enumerate() {
             if n > 0 {
-                out.push(',');
+                put(&mut w, b",")?;
             }
             let block = &msg.content()[i];
             let revision = msg.block_revision(i).unwrap_or_default();
             let grows = grows(block);
-            let seen = self.blocks.get(i).copied();
-            let grown_only = match (since, seen) {
-                (Some(r), Some(seen)) => msg.block_rewritten(i).is_some_and(|w| w <= r) && seen.revision <= r,
+            let before = self.blocks.get(i).copied();
+            let grown_only = match (since, before) {
+                (Some(r), Some(before)) => msg.block_rewritten(i).is_some_and(|w| w <= r) && before.revision <= r,
                 _ => false,
             };
-            let tail = match (grown_only, seen) {
-                (true, Some(seen)) => tail(block, seen.grows, grows),
+            put(&mut w, format!("[{i},").as_bytes())?;
+            let tail = match (grown_only, before) {
+                (true, Some(before)) => tail(block, before.grows, grows),
                 _ => None,
             };
             match tail {
-                Some(change) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(',');
-                    out.push_str(&change);
-                    out.push(']');
+                Some((path, keep, text)) => {
+                    put(&mut w, path.as_bytes())?;
+                    put(&mut w, keep.as_bytes())?;
+                    crate::wire::write(&mut w, text.as_ref()).map_err(no_room)?;
                 }
-                None => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(',');
-                    out.push_str(&crate::wire::to_string(block));
-                    out.push(']');
-                }
+                None => crate::wire::write(&mut w, block).map_err(no_room)?,
             }
-            let seen = Seen { revision, grows };
+            put(&mut w, b"]")?;
+            seen.push((i, Seen { revision, grows }));
+        }
+        put(&mut w, b"]}")?;
+        let written = &w.buf[start..];
+        // UTF-16 units are at most the UTF-8 bytes: counted only past the bound
+        if written.len() > max_string {
+            let units = utf16_units(written);
+            if units > max_string {
+                return Err(MsgError::LimitExceeded(format!(
+                    "a snapshot of message {:?} would be a text of {units} UTF-16 units, past the {max_string} a JS string may have",
+                    msg.id
+                )));
+            }
+        }
+        // the read went through: the reader moves on
+        self.blocks.truncate(msg.content().len());
+        for (i, s) in seen {
             match self.blocks.get_mut(i) {
-                Some(slot) => *slot = seen,
+                Some(slot) => *slot = s,
                 None => {
                     // blocks are only appended: positions up to `i` were handed out
-                    self.blocks.resize(
-                        i,
-                        Seen {
-                            revision,
-                            grows: Grows::None,
-                        },
-                    );
-                    self.blocks.push(seen);
+                    let filler = Seen {
+                        revision: s.revision,
+                        grows: Grows::None,
+                    };
+                    self.blocks.resize(i, filler);
+                    self.blocks.push(s);
                 }
             }
         }
-        out.push_str("]}");
         self.revision = Some(msg.revision());
-        out
+        Ok(())
     }
+}
+
+/// The longest string a JS engine holds, in UTF-16 units: V8's (node, Chromium, Deno,
+/// Bun's JavaScriptCore and SpiderMonkey hold more), 2^29 − 24.
+pub const MAX_JS_STRING: usize = (1 << 29) - 24;
+
+/// The length in UTF-16 units of a block's streamed string (text, thinking, tool-call
+/// input, a tool result's last text, a base64 payload), counted only when its UTF-8
+/// bytes are past `max` (UTF-16 units are at most the bytes); `None` when it has none.
+fn streamed_units(block: &ContentBlock, max: usize) -> Option<usize> {
+    let units = |s: &str| {
+        if s.len() <= max {
+            s.len()
+        } else {
+            s.encode_utf16().count()
+        }
+    };
+    Some(match block {
+        ContentBlock::Text(b) => units(&b.text),
+        ContentBlock::Thinking(b) => units(&b.thinking),
+        ContentBlock::ToolCall(b) => units(&b.input),
+        ContentBlock::Data(b) => match &b.source {
+            DataSource::Base64(src) => src.held_bytes().map_or(0, |bytes| bytes.len().div_ceil(3) * 4),
+            DataSource::Url(_) => return None,
+        },
+        ContentBlock::ToolResult(b) => match &b.output {
+            TextOrBlocks::Blocks(items) => match items.last() {
+                Some(TextOrData::Text(t)) => units(&t.text),
+                _ => return None,
+            },
+            TextOrBlocks::Text(t) => units(t),
+        },
+        ContentBlock::Hint(_) => return None,
+    })
+}
+
+/// Appends `bytes` to `out`, `limit_exceeded` when there is no memory for them (a text
+/// around a read's, which must not abort when a read almost filled the memory).
+#[cfg(feature = "wasm")]
+pub(crate) fn try_push(out: &mut Vec<u8>, bytes: &[u8]) -> Result<(), MsgError> {
+    let mut out = Out {
+        buf: out,
+        limit: Some(usize::MAX),
+    };
+    put(&mut out, bytes)
+}
+
+fn put(out: &mut Out<'_>, bytes: &[u8]) -> Result<(), MsgError> {
+    std::io::Write::write_all(out, bytes).map_err(no_room)
+}
+
+/// The UTF-16 length of UTF-8 text: a unit per character, two for one of 4 bytes.
+fn utf16_units(utf8: &[u8]) -> usize {
+    utf8.iter()
+        .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// `limit_exceeded` for a read that found no memory for its text.
+fn no_room<E>(_: E) -> MsgError {
+    MsgError::LimitExceeded("no memory for the snapshot's text; the messages are unchanged".into())
 }
 
 /// The streamed string of a block and its current length.
@@ -183,25 +309,26 @@ fn grows(block: &ContentBlock) -> Grows {
     }
 }
 
-/// `path, keep, tail` (JSON) for a block that only grew from `before` to `now`.
-fn tail(block: &ContentBlock, before: Grows, now: Grows) -> Option<String> {
-    let text = |s: &str, from: usize| -> Option<String> {
-        let tail = s.get(from..)?;
-        Some(serde_json::to_string(tail).unwrap_or_default())
-    };
+/// `path,` and `keep,` (JSON, each with its comma) and the tail for a block that only
+/// grew from `before` to `now`.
+fn tail(block: &ContentBlock, before: Grows, now: Grows) -> Option<(String, String, std::borrow::Cow<'_, str>)> {
+    let null = || "null,".to_owned();
+    let field = |name: &str| format!("[\"{name}\"],");
     match (block, before, now) {
         (ContentBlock::Text(b), Grows::Field(_, old), Grows::Field(..)) => {
-            Some(format!("[\"text\"],null,{}", text(&b.text, old)?))
+            Some((field("text"), null(), b.text.get(old..)?.into()))
         }
         (ContentBlock::Thinking(b), Grows::Field(_, old), Grows::Field(..)) => {
-            Some(format!("[\"thinking\"],null,{}", text(&b.thinking, old)?))
+            Some((field("thinking"), null(), b.thinking.get(old..)?.into()))
         }
         (ContentBlock::ToolCall(b), Grows::Field(_, old), Grows::Field(..)) => {
-            Some(format!("[\"input\"],null,{}", text(&b.input, old)?))
+            Some((field("input"), null(), b.input.get(old..)?.into()))
         }
         (ContentBlock::ToolResult(b), Grows::Output(j, old), Grows::Output(k, _)) if j == k => match &b.output {
             TextOrBlocks::Blocks(items) => match items.get(j) {
-                Some(TextOrData::Text(t)) => Some(format!("[\"output\",{j},\"text\"],null,{}", text(&t.text, old)?)),
+                Some(TextOrData::Text(t)) => {
+                    Some((format!("[\"output\",{j},\"text\"],"), null(), t.text.get(old..)?.into()))
+                }
                 _ => None,
             },
             TextOrBlocks::Text(_) => None,
@@ -215,7 +342,7 @@ fn tail(block: &ContentBlock, before: Grows, now: Grows) -> Option<String> {
             let whole = old / 3 * 3;
             let keep = whole / 3 * 4;
             let tail = STANDARD.encode(bytes.get(whole..)?);
-            Some(format!("[\"source\",\"data\"],{keep},\"{tail}\""))
+            Some(("[\"source\",\"data\"],".to_owned(), format!("{keep},"), tail.into()))
         }
         _ => None,
     }

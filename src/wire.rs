@@ -16,7 +16,56 @@ use serde::Serialize;
 /// Compact wire JSON of `value` (see the module docs). Serialising the crate's types
 /// cannot fail (every map key is a string); a failing custom `Serialize` gives `""`.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    let mut buf = Vec::with_capacity(128);
+    let mut out = Out {
+        buf: &mut buf,
+        limit: None,
+    };
+    match write(&mut out, value) {
+        Ok(()) => String::from_utf8(buf).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Writes the compact wire JSON of `value` (as [`to_string`] writes it) to `out`.
+pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Out<'_>, value: &T) -> serde_json::Result<()> {
+    serde_json::to_writer(out, value)
+}
+
+/// Where wire JSON is written: a buffer that grows as needed (`limit: None`), or whose
+/// every allocation may fail (`OutOfMemory`) and that never grows past `limit` bytes (the
+/// snapshot's: in wasm, running out of memory there must not abort). One writer type, so
+/// that the serialisers are compiled once into the `.wasm`.
+pub(crate) struct Out<'a> {
+    pub(crate) buf: &'a mut Vec<u8>,
+    pub(crate) limit: Option<usize>,
+}
+
+impl std::io::Write for Out<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if let Some(limit) = self.limit {
+            let full = || std::io::Error::from(std::io::ErrorKind::OutOfMemory);
+            if self.buf.len().saturating_add(bytes.len()) > limit {
+                return Err(full());
+            }
+            if self.buf.capacity() - self.buf.len() < bytes.len() {
+                // doubling first, then just what is needed
+                (self.buf.try_reserve(bytes.len()))
+                    .or_else(|_| self.buf.try_reserve_exact(bytes.len()))
+                    .map_err(|_| full())?;
+            }
+        }
+        self.buf.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.write(bytes).map(drop)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Python's `repr(float)` of a finite double (`null` for NaN and the infinities).

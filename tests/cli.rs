@@ -342,3 +342,23 @@ fn block_match_is_a_flag() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--block-match"));
 }
+
+#[test]
+fn diagnostics_print_a_custom_event_with_its_name_and_value() {
+    let stream = concat!(
+        r#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#,
+        "\n",
+        r#"{"id":"c1","type":"CUSTOM","name":"state_updated","value":{"tasks_context":{"tasks":[]}}}"#,
+        "\n",
+    );
+    let out = cli(&["replay", "--diagnostics", "-"], Some(stream.as_bytes()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        concat!(
+            r#"{"index":2,"code":"custom","message":"CUSTOM event \"state_updated\"","event_type":"CUSTOM","#,
+            r#""event_id":"c1","reply_id":null,"sse_id":null,"name":"state_updated","value":{"tasks_context":{"tasks":[]}}}"#,
+            "\n"
+        )
+    );
+}

@@ -49,6 +49,9 @@ fn row(u: &Update) -> String {
             format!("ended {message} {:?}", msg.get_text_content("|").unwrap_or_default())
         }
         UpdateKind::Refused(e) => format!("refused {}", e.code()),
+        UpdateKind::Custom { name, value } => {
+            format!("custom {name} {}", serde_json::to_string(value).expect("JSON"))
+        }
     };
     let codes: Vec<&str> = u.diagnostics.iter().map(|d| d.code).collect();
     format!(
@@ -380,6 +383,16 @@ mod stream {
     }
 
     #[test]
+    fn update_stream_reports_a_custom_event_with_its_value() {
+        let chunk = "data: {\"id\":\"c1\",\"type\":\"CUSTOM\",\"name\":\"mcp_progress\",\"value\":{\"n\":1}}\n\n";
+        let (items, _) = collect(vec![Ok(chunk.as_bytes().to_vec())]);
+        assert_eq!(
+            items,
+            [Ok("1 custom mcp_progress {\"n\":1} CUSTOM - c1 - [custom]".to_owned())]
+        );
+    }
+
+    #[test]
     fn a_transport_error_is_an_item_and_leaves_the_session_open() {
         let (items, mut session) = collect(vec![
             Ok(super::CHUNK_1.as_bytes().to_vec()),
@@ -559,4 +572,168 @@ fn skip_invalid_skips_a_frame_that_is_not_utf8() {
         let error = session.feed(stream).and_then(|_| session.end()).expect_err("refused");
         assert_eq!((error.code(), error.index), ("invalid_json", 2));
     }
+}
+
+/// A `CUSTOM` event is an update of its own with its name and value, and a `custom`
+/// diagnostic; it changes no message, in strict sessions too; a repeat is a duplicate with
+/// `dedup`.
+#[test]
+fn a_custom_event_is_reported_with_its_name_and_value() {
+    let stream = concat!(
+        "id: 1\ndata: {\"id\":\"a1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}\n\n",
+        "id: 2\ndata: {\"id\":\"c1\",\"type\":\"CUSTOM\",\"name\":\"state_updated\",\"value\":{\"tasks_context\":{\"tasks\":[1,2.50]},\"permission_context\":null}}\n\n",
+        "id: 3\ndata: {\"type\":\"CUSTOM\",\"name\":\"session_updated\"}\n\n",
+        "id: 4\ndata: {\"id\":\"c1\",\"type\":\"CUSTOM\",\"name\":\"state_updated\",\"value\":{}}\n\n",
+    );
+    for strict in [false, true] {
+        let mut session = Session::new(SessionOptions {
+            dedup: true,
+            strict,
+            ..SessionOptions::default()
+        });
+        let updates = session.feed_updates(stream.as_bytes());
+        assert_eq!(
+            rows(&updates),
+            [
+                "1 started 0 continued=false REPLY_START r1 a1 1 []",
+                // the value keeps its key order; a float reads as the reference reads it
+                "2 custom state_updated {\"tasks_context\":{\"tasks\":[1,2.5]},\"permission_context\":null} CUSTOM - c1 2 [custom]",
+                // no value on the wire: `{}` (the event's default)
+                "3 custom session_updated {} CUSTOM - - 3 [custom]",
+                "4 skipped duplicate CUSTOM - c1 4 [duplicate]",
+            ]
+        );
+        let d = &updates[1].diagnostics[0];
+        assert_eq!(
+            (d.index, d.code, d.message.as_str(), d.event_type.as_deref()),
+            (2, "custom", "CUSTOM event \"state_updated\"", Some("CUSTOM"))
+        );
+        assert_eq!(
+            (d.event_id.as_deref(), d.reply_id.as_deref(), d.sse_id.as_deref()),
+            (Some("c1"), None, Some("2"))
+        );
+        assert_eq!(d.name.as_deref(), Some("state_updated"));
+        // serialized: name and value only on a custom diagnostic
+        assert_eq!(
+            serde_json::to_string(d).expect("JSON"),
+            concat!(
+                r#"{"index":2,"code":"custom","message":"CUSTOM event \"state_updated\"","event_type":"CUSTOM","#,
+                r#""event_id":"c1","reply_id":null,"sse_id":"2","name":"state_updated","#,
+                r#""value":{"tasks_context":{"tasks":[1,2.5]},"permission_context":null}}"#
+            )
+        );
+        assert!(
+            !serde_json::to_string(&updates[3].diagnostics[0])
+                .expect("JSON")
+                .contains("\"name\"")
+        );
+        // the message is as the REPLY_START left it
+        assert_eq!(session.message(0).map(|m| m.content().len()), Some(0));
+        let codes: Vec<&str> = session.diagnostics().iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["custom", "custom", "duplicate"]);
+    }
+    // apply_json and apply say `custom`; the reducer alone still ignores it
+    let mut session = Session::default();
+    let json = r#"{"type":"CUSTOM","name":"team_updated","value":{}}"#;
+    assert_eq!(session.apply_json(json), Ok(Outcome::Skipped(Skip::Custom)));
+    let event = agentscope_message::AgentEvent::from_json(json).expect("an event");
+    assert_eq!(session.apply(&event), Ok(Outcome::Skipped(Skip::Custom)));
+    assert_eq!(session.diagnostics().len(), 2);
+    let mut msg = agentscope_message::assistant_msg("A", vec![], Default::default()).expect("a message");
+    assert_eq!(msg.append_event(&event), Ok(Outcome::Skipped(Skip::IgnoredType)));
+}
+
+/// With `keep_events`, every event that decoded is kept with its outcome and its text as
+/// it came; refused frames, frames that did not decode, unknown types and named SSE
+/// frames are not; `take_events` empties the list.
+#[test]
+fn keep_events_keeps_every_decoded_event_as_it_came() {
+    let stream = concat!(
+        "id: 1\ndata: {\"id\":\"a1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}\n\n",
+        "id: 2\ndata: {\"id\":\"c1\",\"type\":\"CUSTOM\",\n",
+        "data:  \"name\":\"x\",\"value\":{\"k\":[1]}}\n\n",
+        "event: ping\ndata: 1\n\n",
+        "data: {\"type\":\"TEXT_BLOCK_DELTA\",\"reply_id\":\"r1\",\"block_id\":\"b9\",\"delta\":\"lost\"}\n\n",
+        "data: {\"type\":\"NEWER_EVENT\",\"reply_id\":\"r1\"}\n\n",
+        "data: {not json}\n\n",
+        "data: {\"id\":\"a1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}\n\n",
+        "data: {\"type\":\"MODEL_CALL_START\",\"reply_id\":\"r2\",\"model_name\":\"m\"}\n\n",
+    );
+    let mut session = Session::new(SessionOptions {
+        keep_events: true,
+        dedup: true,
+        ..SessionOptions::default()
+    });
+    let updates = session.feed_updates(stream.as_bytes());
+    assert_eq!(updates.len(), 8);
+    let kept: Vec<(usize, &str, String)> = (session.take_events().into_iter())
+        .map(|e| (e.index, e.outcome, e.json))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            (
+                1,
+                "applied",
+                "{\"id\":\"a1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}"
+                    .to_owned()
+            ),
+            // the SSE data lines joined with a line end, as the frame had them
+            (
+                2,
+                "custom",
+                "{\"id\":\"c1\",\"type\":\"CUSTOM\",\n \"name\":\"x\",\"value\":{\"k\":[1]}}".to_owned()
+            ),
+            (
+                4,
+                "unknown_block",
+                "{\"type\":\"TEXT_BLOCK_DELTA\",\"reply_id\":\"r1\",\"block_id\":\"b9\",\"delta\":\"lost\"}".to_owned()
+            ),
+            (
+                7,
+                "duplicate",
+                "{\"id\":\"a1\",\"type\":\"REPLY_START\",\"session_id\":\"s\",\"reply_id\":\"r1\",\"name\":\"Friday\"}"
+                    .to_owned()
+            ),
+            (
+                8,
+                "unknown_reply",
+                "{\"type\":\"MODEL_CALL_START\",\"reply_id\":\"r2\",\"model_name\":\"m\"}".to_owned()
+            ),
+        ]
+    );
+    assert!(session.take_events().is_empty());
+    // apply_json keeps its text, apply the event's wire JSON; a refused event nothing
+    assert_eq!(
+        session.apply_json(" {\"type\":\"CUSTOM\",\"name\":\"y\"} "),
+        Ok(Outcome::Skipped(Skip::Custom))
+    );
+    let event = agentscope_message::AgentEvent::from_json(
+        r#"{"id":"e","created_at":"T","type":"CUSTOM","name":"z","value":{}}"#,
+    )
+    .expect("an event");
+    assert_eq!(session.apply(&event), Ok(Outcome::Skipped(Skip::Custom)));
+    let strict = r#"{"type":"TEXT_BLOCK_DELTA","reply_id":"r1","block_id":"b1","delta":5}"#;
+    assert!(session.apply_json(strict).is_err());
+    let kept: Vec<(usize, &str, String)> = (session.take_events().into_iter())
+        .map(|e| (e.index, e.outcome, e.json))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            (9, "custom", " {\"type\":\"CUSTOM\",\"name\":\"y\"} ".to_owned()),
+            (
+                10,
+                "custom",
+                r#"{"id":"e","created_at":"T","metadata":{},"type":"CUSTOM","name":"z","value":{}}"#.to_owned()
+            ),
+        ]
+    );
+    // the option is in a checkpoint only when on; the kept events never are
+    assert!(session.checkpoint().contains("\"keep_events\":true"));
+    assert!(!Session::default().checkpoint().contains("keep_events"));
+    // off: nothing is kept
+    let mut off = Session::default();
+    off.feed(stream.as_bytes()).ok();
+    assert!(off.take_events().is_empty());
 }

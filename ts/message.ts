@@ -242,8 +242,9 @@ export class Msg {
     const h = this.#h;
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
-    // one call hands out what changed since the last read
-    const read = JSON.parse(h.readChanges()) as MessageChanges;
+    // one call hands out what changed since the last read (MsgError `limit_exceeded` for
+    // a string longer than a JS string may be: the message is unchanged)
+    const read = JSON.parse(call(() => h.readChanges())) as MessageChanges;
     this.#snapshot = applyChanges(this.#blocks, read) as MsgJSON;
     this.#revision = revision;
     return this.#snapshot;

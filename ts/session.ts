@@ -46,6 +46,12 @@ export interface SessionOptions {
    */
   skipInvalid?: boolean;
   /**
+   * Keep every event that decoded, in stream order, with what became of it, for
+   * {@link Session.takeEvents} (e.g. to hand each event on as it comes). The caller must
+   * take them: they accumulate until taken. Not part of a checkpoint (the option is).
+   */
+  keepEvents?: boolean;
+  /**
    * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
    * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
    */
@@ -113,7 +119,8 @@ export type SkipCode =
   | "unclosed_blocks"
   | "asked_again"
   | "invalid_json"
-  | "invalid_event";
+  | "invalid_event"
+  | "custom";
 
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
@@ -134,6 +141,23 @@ export interface Diagnostic {
   readonly reply_id: string | null;
   /** The SSE `id:` of the frame, when it came from SSE. */
   readonly sse_id: string | null;
+  /** A `CUSTOM` event's `name` (code `custom` only; absent otherwise). */
+  readonly name?: string;
+  /** A `CUSTOM` event's `value`, an object (code `custom` only; absent otherwise). */
+  readonly value?: Record<string, unknown>;
+}
+
+/**
+ * An event the session handled, kept with the option `keepEvents` and handed out by
+ * {@link Session.takeEvents}.
+ */
+export interface KeptEvent {
+  /** 1-based position of the event in the session, as {@link Diagnostic.index} counts it. */
+  readonly index: number;
+  /** `"applied"`, or why it was skipped (`duplicate`, `unknown_reply`, `custom`, …). */
+  readonly outcome: Outcome;
+  /** The event, parsed from its JSON text exactly as it came. */
+  readonly event: AgentEvent;
 }
 
 /**
@@ -219,11 +243,11 @@ export class Session {
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       throw new MsgError("invalid_argument", "session options must be an object");
     }
-    const { strict, dedup, skipInvalid, toolCallMatch, blockMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
+    const { strict, dedup, skipInvalid, keepEvents, toolCallMatch, blockMatch, maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes, ...rest } =
       options;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw new MsgError("invalid_argument", `unknown session option ${unknown[0]}`);
-    for (const [name, value] of [["strict", strict], ["dedup", dedup], ["skipInvalid", skipInvalid]] as const) {
+    for (const [name, value] of [["strict", strict], ["dedup", dedup], ["skipInvalid", skipInvalid], ["keepEvents", keepEvents]] as const) {
       if (value !== undefined && typeof value !== "boolean") {
         throw new MsgError("invalid_argument", `session option ${name} must be a boolean`);
       }
@@ -234,7 +258,7 @@ export class Session {
       }
     }
     const caps = capsJSON({ maxFrameBytes, maxDeltaBytes, maxBlockBytes, maxMessageBytes, maxBlocks, maxSessionBytes }, "session option");
-    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, skip_invalid: !!skipInvalid, tool_call_match: toolCallMatch ?? "first", block_match: blockMatch ?? "first", ...caps });
+    const json = JSON.stringify({ strict: !!strict, dedup: !!dedup, skip_invalid: !!skipInvalid, keep_events: !!keepEvents, tool_call_match: toolCallMatch ?? "first", block_match: blockMatch ?? "first", ...caps });
     this.#handle = call(() => SessionHandle.create(json));
   }
 
@@ -513,6 +537,17 @@ export class Session {
     return all;
   }
 
+  /**
+   * Takes the events kept since the last call (option `keepEvents`; always empty
+   * without it), in stream order: every event that decoded, applied or skipped (a
+   * duplicate, a `CUSTOM`, an event of an unknown reply, …) with its outcome; not a
+   * refused event, a frame that did not decode, an unknown event type or a named SSE
+   * frame. They accumulate in wasm memory until taken: take them after each `feed`.
+   */
+  takeEvents(): KeptEvent[] {
+    return JSON.parse(this.#h.takeEventsJSON()) as KeptEvent[];
+  }
+
   #pullDiagnostics(): void {
     const h = this.#h;
     if (h.diagnosticCount() === 0) return;
@@ -568,7 +603,9 @@ export class Session {
    * The current snapshot: the same object until a message changes; then a new frozen
    * object in which unchanged messages and blocks keep their identity, and a block whose
    * streamed text grew is `old + tail`. Equal to each message's `toJSON()` wire JSON.
-   * Bound: pass `session.getSnapshot` as is.
+   * Bound: pass `session.getSnapshot` as is. Throws `MsgError` (`limit_exceeded`) when a
+   * string of it would be longer than a JS string may be (2^29 − 24 UTF-16 units in V8)
+   * or no memory is left for it; the session stays usable (`feed`, `insert`, `free`, …).
    */
   getSnapshot = (): SessionSnapshot => {
     const h = this.#handle;
@@ -576,7 +613,9 @@ export class Session {
     if (h === undefined) return this.#snapshot ?? FREED;
     const revision = h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
-    const read = JSON.parse(h.readChanges()) as {
+    // MsgError `limit_exceeded` when a string of it would be longer than a JS string may
+    // be (or no memory is left for it): nothing is read, the session stays usable
+    const read = JSON.parse(call(() => h.readChanges())) as {
       count: number;
       messages: [number, MessageChanges][];
       unstarted: [string, "confirm" | "external", ToolCallBlock][];

@@ -261,6 +261,7 @@ fn main() -> ExitCode {
                 max_blocks: caps.max_blocks,
                 max_session_bytes: caps.max_session_bytes,
                 skip_invalid,
+                keep_events: false,
             };
             replay(ReplayArgs {
                 initial,

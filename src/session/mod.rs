@@ -5,6 +5,7 @@
 //! demo page all go through it.
 
 pub mod framing;
+mod kept;
 mod update;
 
 use std::borrow::Cow;
@@ -26,6 +27,9 @@ use crate::object::{Object, without_position};
 use crate::outcome::{Outcome, Skip};
 use crate::recency::Recency;
 use framing::{Frame, Framer, Framing};
+pub use kept::KeptEvent;
+#[cfg(feature = "wasm")]
+pub(crate) use kept::events_json;
 use update::Note;
 pub use update::{Update, UpdateKind};
 
@@ -54,6 +58,12 @@ pub struct SessionOptions {
     /// default (the reference raises on such an event); a checkpoint names it only when on.
     #[serde(skip_serializing_if = "is_false")]
     pub skip_invalid: bool,
+    /// Keep every event that decoded, with what became of it, for
+    /// [`Session::take_events`] (a caller that hands each event on, e.g. a chat's
+    /// `onEvent`). The caller must take them: they accumulate until taken. Off by
+    /// default; a checkpoint names it only when on (the kept events are not in it).
+    #[serde(skip_serializing_if = "is_false")]
+    pub keep_events: bool,
     /// Which tool call (or result) a repeated tool-call id names: the first (the
     /// reference) or the newest.
     pub tool_call_match: ToolCallMatch,
@@ -122,6 +132,7 @@ impl Default for SessionOptions {
             strict: false,
             dedup: false,
             skip_invalid: false,
+            keep_events: false,
             tool_call_match: ToolCallMatch::First,
             block_match: BlockMatch::First,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
@@ -134,7 +145,8 @@ impl Default for SessionOptions {
     }
 }
 
-/// A skipped or suspicious event, as a caller can read it after the fact.
+/// A skipped or suspicious event, or a `CUSTOM` event, as a caller can read it after the
+/// fact.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// 1-based position of the event in the session (every framed event counts, skipped
@@ -144,7 +156,8 @@ pub struct Diagnostic {
     /// `after_end`, `duplicate_block`, `after_block_end`, `unclosed_blocks` (a note on a
     /// `REPLY_END` that left blocks open), `asked_again`, `named_sse_event`, `unknown_event_type`,
     /// `foreign_reply` (the events of a reply whose `REPLY_START` had an empty `reply_id`),
-    /// `invalid_json` and `invalid_event` (with [`SessionOptions::skip_invalid`]).
+    /// `invalid_json` and `invalid_event` (with [`SessionOptions::skip_invalid`]), `custom`
+    /// (a `CUSTOM` event, with its [`Diagnostic::name`] and [`Diagnostic::value`]).
     pub code: &'static str,
     /// What happened, for people.
     pub message: String,
@@ -156,6 +169,13 @@ pub struct Diagnostic {
     pub reply_id: Option<String>,
     /// The SSE `id:` of the frame, when it came from SSE.
     pub sse_id: Option<String>,
+    /// A `CUSTOM` event's `name` (code `custom` only; left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A `CUSTOM` event's `value`, an object (code `custom` only; left out of the JSON
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<crate::json::Value>,
 }
 
 /// A tool call a `REQUIRE_USER_CONFIRM` or `REQUIRE_EXTERNAL_EXECUTION` asks about that
@@ -248,6 +268,8 @@ pub struct Session {
     /// in the order applied (a checkpoint lists them so)
     applied: IndexSet<String>,
     diagnostics: Vec<Diagnostic>,
+    /// every event that decoded, with `keep_events` (see `take_events`)
+    kept: Vec<KeptEvent>,
     events: usize,
     last_event_id: Option<String>,
     revision: u64,
@@ -283,6 +305,7 @@ impl Session {
             last_reply: None,
             applied: IndexSet::new(),
             diagnostics: Vec::new(),
+            kept: Vec::new(),
             events: 0,
             last_event_id: None,
             revision: 0,
@@ -489,7 +512,14 @@ impl Session {
             return Ok(Outcome::Skipped(Skip::NamedSseEvent));
         }
         match decode(&frame.data) {
-            Ok(decoded) => self.apply_decoded(decoded, meta, note),
+            Ok(decoded) => {
+                let (index, event) = (meta.index, matches!(decoded, Decoded::Event { .. }));
+                let result = self.apply_decoded(decoded, meta, note);
+                if event {
+                    self.keep(index, &result, || frame.data);
+                }
+                result
+            }
             Err(e) => self.undecodable(&frame.data, meta, e, note),
         }
     }
@@ -548,7 +578,9 @@ impl Session {
             event_id: Some(Cow::Borrowed(event.id())),
             sse_id: None,
         };
-        self.route(event, meta)
+        let result = self.route(event, meta);
+        self.keep(self.events, &result, || event.to_json());
+        result
     }
 
     /// Parses one event from wire JSON and applies it (an absent `id` is never
@@ -565,7 +597,14 @@ impl Session {
             ..Meta::default()
         };
         match decode(json) {
-            Ok(decoded) => self.apply_decoded(decoded, meta, None),
+            Ok(decoded) => {
+                let event = matches!(decoded, Decoded::Event { .. });
+                let result = self.apply_decoded(decoded, meta, None);
+                if event {
+                    self.keep(self.events, &result, || json.to_owned());
+                }
+                result
+            }
             Err(e) => self.undecodable(json, meta, e, None),
         }
     }
@@ -648,7 +687,17 @@ impl Session {
     fn route_to_reply(&mut self, event: &AgentEvent, meta: &Meta) -> Result<(Outcome, Option<usize>), SessionError> {
         let event_type = event.event_type().as_str();
         let Some(reply_id) = event.reply_id() else {
-            return Ok((Outcome::Skipped(Skip::IgnoredType), None)); // CUSTOM
+            // CUSTOM: it changes no message (the reducer ignores it), and is reported
+            if let AgentEvent::Custom(custom) = event {
+                let message = format!("CUSTOM event {:?}", custom.name);
+                self.diagnose(meta, Skip::Custom, message, Some(event_type.into()), None);
+                if let Some(d) = self.diagnostics.last_mut() {
+                    d.name = Some(custom.name.clone());
+                    d.value = Some(crate::json::Value::Object(custom.value.clone()));
+                }
+                return Ok((Outcome::Skipped(Skip::Custom), None));
+            }
+            return Ok((Outcome::Skipped(Skip::IgnoredType), None));
         };
         let strict = self.options.strict;
         let warn = |this: &mut Session, skip: Skip, message: String| -> Result<(), SessionError> {
@@ -923,6 +972,8 @@ impl Session {
             event_id: meta.event_id.as_deref().map(str::to_owned),
             reply_id,
             sse_id: meta.sse_id.clone(),
+            name: None,
+            value: None,
         });
     }
 

@@ -41,8 +41,19 @@ pub enum UpdateKind {
     /// The event changed its reply's message (a delta, a block's start or end, …).
     Applied,
     /// The event changed nothing, and why (its [`Diagnostic`], when the session keeps one,
-    /// is in [`Update::diagnostics`]; `ignored_type` and `stale` have none).
+    /// is in [`Update::diagnostics`]; `ignored_type` and `stale` have none). A `CUSTOM`
+    /// is [`UpdateKind::Custom`] instead (but a repeated one with `dedup` is
+    /// `Skipped(Duplicate)`).
     Skipped(Skip),
+    /// A `CUSTOM` event (an application's own event, e.g. the AgentScope service's
+    /// `state_updated`): it changes no message, as in the reference; its `custom`
+    /// diagnostic is in [`Update::diagnostics`] too.
+    Custom {
+        /// The event's `name`.
+        name: String,
+        /// The event's `value` (an object; `{}` when the event had none).
+        value: crate::json::Value,
+    },
     /// A `REPLY_START` opened the message at `message` (its position in
     /// [`Session::messages`], for [`Session::message`]), or with `continued` went on with
     /// the one the reply already had (after a confirmation or an external execution).
@@ -101,6 +112,8 @@ pub(super) struct Note {
     pub(super) continued: bool,
     /// a `REPLY_END` of a reply that had ended already
     pub(super) ended_before: bool,
+    /// a `CUSTOM` event's name and value
+    pub(super) custom: Option<(String, crate::json::Value)>,
 }
 
 impl Note {
@@ -112,6 +125,9 @@ impl Note {
         self.event_id = had_id.then(|| event.id().to_owned());
         self.continued = had && matches!(event, AgentEvent::ReplyStart(_));
         self.ended_before = ended && matches!(event, AgentEvent::ReplyEnd(_));
+        if let AgentEvent::Custom(custom) = event {
+            self.custom = Some((custom.name.clone(), crate::json::Value::Object(custom.value.clone())));
+        }
     }
 }
 
@@ -215,9 +231,10 @@ impl Session {
                         msg: Box::new(self.replies[message].msg.clone()),
                     }
                 }
-                _ => match outcome {
-                    Outcome::Applied => UpdateKind::Applied,
-                    Outcome::Skipped(skip) => UpdateKind::Skipped(skip),
+                _ => match (outcome, note.custom) {
+                    (Outcome::Skipped(Skip::Custom), Some((name, value))) => UpdateKind::Custom { name, value },
+                    (Outcome::Applied, _) => UpdateKind::Applied,
+                    (Outcome::Skipped(skip), _) => UpdateKind::Skipped(skip),
                 },
             },
         };

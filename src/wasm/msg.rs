@@ -113,8 +113,12 @@ impl MsgHandle {
     /// `SnapshotReader::read`): the header, the block count, and per changed block the
     /// whole block or the tail appended to its streamed string.
     #[wasm_bindgen(js_name = readChanges)]
-    pub fn read_changes(&mut self) -> String {
-        self.reader.read(&self.msg)
+    /// Throws `MsgError` (`limit_exceeded`) when a string of it would be longer than a JS
+    /// string may be, or there is no memory for it; the next call reads the same changes.
+    pub fn read_changes(&mut self) -> Result<String, JsValue> {
+        (self.reader)
+            .read(&self.msg, crate::snapshot::MAX_JS_STRING)
+            .map_err(|e| js_error(&e))
     }
 
     /// The whole message as wire JSON text.

@@ -4,7 +4,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{js_error, js_session_error};
 use crate::snapshot::SnapshotReader;
-use crate::{MsgError, Outcome, Session, SessionOptions};
+use crate::{MsgError, Session, SessionOptions};
 
 /// Owns a session in wasm memory; the TS `Session` class wraps it. Bytes go in as they
 /// come off the network (no event is parsed in JS); reads hand out only what changed.
@@ -24,13 +24,6 @@ impl SessionHandle {
             readers: Vec::new(),
             read_at: None,
         }
-    }
-}
-
-fn outcome_code(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Applied => "applied".to_owned(),
-        Outcome::Skipped(skip) => skip.code().to_owned(),
     }
 }
 
@@ -96,7 +89,7 @@ impl SessionHandle {
     pub fn apply_json(&mut self, json: &str) -> Result<String, JsValue> {
         self.session
             .apply_json(json)
-            .map(outcome_code)
+            .map(|outcome| outcome.code().to_owned())
             .map_err(|e| js_session_error(&e))
     }
 
@@ -152,6 +145,14 @@ impl SessionHandle {
         self.session.take_diagnostics();
     }
 
+    /// Takes the events kept (option `keep_events`) since the last call, as one JSON array
+    /// text: `[{"index":1,"outcome":"applied","event":<the event's JSON text, as it
+    /// came>},…]` (see the core's `Session::take_events`).
+    #[wasm_bindgen(js_name = takeEventsJSON)]
+    pub fn take_events_json(&mut self) -> String {
+        crate::session::events_json(&self.session.take_events())
+    }
+
     /// The checkpoint JSON text.
     pub fn checkpoint(&self) -> String {
         self.session.checkpoint()
@@ -178,18 +179,45 @@ impl SessionHandle {
     /// "messages": [[i, <message changes>], ...], "unstarted": [[reply_id, kind,
     /// tool_call], ...]}` with a message's changes as the core's `SnapshotReader::read`
     /// writes them (unchanged messages are left out) and every `Session::unstarted_calls`.
+    /// Throws `MsgError` (`limit_exceeded`) when a string of it would be longer than a JS
+    /// string may be, or there is no memory for it: nothing is read then (the next call
+    /// hands out the same changes, and messages read whole again).
     #[wasm_bindgen(js_name = readChanges)]
-    pub fn read_changes(&mut self) -> String {
+    pub fn read_changes(&mut self) -> Result<String, JsValue> {
         let count = self.session.len();
         self.readers.resize_with(count, SnapshotReader::new);
-        let mut out = format!("{{\"count\":{count},\"messages\":[");
-        let mut first = true;
         // only the messages changed since the last read are looked at
         let changed = match self.read_at {
             Some(since) => self.session.changed_messages(since),
             None => (0..count).collect(),
         };
-        self.read_at = Some(self.session.revision());
+        let mut out = Vec::new();
+        let mut read = Vec::new();
+        match self.write_changes(count, changed, &mut out, &mut read) {
+            Ok(()) => {
+                self.read_at = Some(self.session.revision());
+                String::from_utf8(out).map_err(|_| js_error(&MsgError::LimitExceeded("snapshot text".into())))
+            }
+            Err(e) => {
+                // the messages read before the refusal were never handed out
+                for i in read {
+                    self.readers[i] = SnapshotReader::new();
+                }
+                Err(js_error(&e))
+            }
+        }
+    }
+
+    /// The text of `read_changes`; `read` gets the messages whose readers moved on.
+    fn write_changes(
+        &mut self,
+        count: usize,
+        changed: Vec<usize>,
+        out: &mut Vec<u8>,
+        read: &mut Vec<usize>,
+    ) -> Result<(), MsgError> {
+        let push = crate::snapshot::try_push;
+        push(out, format!("{{\"count\":{count},\"messages\":[").as_bytes())?;
         for i in changed {
             let (Some(msg), Some(reader)) = (self.session.message(i), self.readers.get_mut(i)) else {
                 continue;
@@ -197,27 +225,22 @@ impl SessionHandle {
             if !reader.is_stale(msg) {
                 continue;
             }
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            out.push('[');
-            out.push_str(&i.to_string());
-            out.push(',');
-            out.push_str(&reader.read(msg));
-            out.push(']');
+            push(out, if read.is_empty() { b"[" } else { b",[" })?;
+            push(out, format!("{i},").as_bytes())?;
+            reader.read_into(msg, out, crate::snapshot::MAX_JS_STRING)?;
+            read.push(i);
+            push(out, b"]")?;
         }
         // the asks about calls never started: few, and sent whole
-        out.push_str("],\"unstarted\":[");
+        push(out, b"],\"unstarted\":[")?;
         for (n, u) in self.session.unstarted_calls().iter().enumerate() {
             if n > 0 {
-                out.push(',');
+                push(out, b",")?;
             }
             let block = crate::ContentBlock::ToolCall(u.tool_call.clone());
-            out.push_str(&crate::wire::to_string(&(&u.reply_id, u.kind, &block)));
+            push(out, crate::wire::to_string(&(&u.reply_id, u.kind, &block)).as_bytes())?;
         }
-        out.push_str("]}");
-        out
+        push(out, b"]}")
     }
 
     /// Message `i` as wire JSON text (`undefined` when out of range).

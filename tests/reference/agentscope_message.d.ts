@@ -1281,6 +1281,8 @@ export class MsgHandle {
      * The changes since the previous call, as JSON text (see the core's
      * `SnapshotReader::read`): the header, the block count, and per changed block the
      * whole block or the tail appended to its streamed string.
+     * Throws `MsgError` (`limit_exceeded`) when a string of it would be longer than a JS
+     * string may be, or there is no memory for it; the next call reads the same changes.
      */
     readChanges(): string;
     /**
@@ -1389,6 +1391,9 @@ export class SessionHandle {
      * "messages": [[i, <message changes>], ...], "unstarted": [[reply_id, kind,
      * tool_call], ...]}` with a message's changes as the core's `SnapshotReader::read`
      * writes them (unchanged messages are left out) and every `Session::unstarted_calls`.
+     * Throws `MsgError` (`limit_exceeded`) when a string of it would be longer than a JS
+     * string may be, or there is no memory for it: nothing is read then (the next call
+     * hands out the same changes, and messages read whole again).
      */
     readChanges(): string;
     /**
@@ -1403,6 +1408,12 @@ export class SessionHandle {
      * A counter that grows whenever a message changes.
      */
     revision(): number;
+    /**
+     * Takes the events kept (option `keep_events`) since the last call, as one JSON array
+     * text: `[{"index":1,"outcome":"applied","event":<the event's JSON text, as it
+     * came>},…]` (see the core's `Session::take_events`).
+     */
+    takeEventsJSON(): string;
     /**
      * What the session's messages took in together, in bytes (`Session::taken_bytes`).
      */
@@ -1456,7 +1467,7 @@ export interface InitOutput {
     readonly msghandle_getTextContent: (a: number, b: number, c: number) => [number, number];
     readonly msghandle_hasContentBlocks: (a: number, b: any) => number;
     readonly msghandle_limits: (a: number) => [number, number];
-    readonly msghandle_readChanges: (a: number) => [number, number];
+    readonly msghandle_readChanges: (a: number) => [number, number, number, number];
     readonly msghandle_revision: (a: number) => number;
     readonly msghandle_setLimits: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly msghandle_takenBytes: (a: number) => number;
@@ -1479,10 +1490,11 @@ export interface InitOutput {
     readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
     readonly sessionhandle_pushBytes: (a: number, b: number, c: number) => [number, number];
     readonly sessionhandle_pushText: (a: number, b: number, c: number) => [number, number];
-    readonly sessionhandle_readChanges: (a: number) => [number, number];
+    readonly sessionhandle_readChanges: (a: number) => [number, number, number, number];
     readonly sessionhandle_restartStream: (a: number) => void;
     readonly sessionhandle_restore: (a: number, b: number) => [number, number, number];
     readonly sessionhandle_revision: (a: number) => number;
+    readonly sessionhandle_takeEventsJSON: (a: number) => [number, number];
     readonly sessionhandle_takenBytes: (a: number) => number;
     readonly setIdFactory: (a: number) => void;
     readonly setTimestampFactory: (a: number) => void;

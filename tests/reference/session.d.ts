@@ -27,6 +27,12 @@ export interface SessionOptions {
      */
     skipInvalid?: boolean;
     /**
+     * Keep every event that decoded, in stream order, with what became of it, for
+     * {@link Session.takeEvents} (e.g. to hand each event on as it comes). The caller must
+     * take them: they accumulate until taken. Not part of a checkpoint (the option is).
+     */
+    keepEvents?: boolean;
+    /**
      * Which tool call (and result) a repeated tool-call id names: `"first"` (the reference)
      * or `"newest"` (for providers that number tool calls per round, `search:0` each time).
      */
@@ -76,7 +82,7 @@ export interface SessionOptions {
 /** How the session framed its input, detected from the first bytes. */
 export type Framing = "sse" | "json_lines" | "json_array";
 /** Why an event was skipped or is suspicious (the stable codes of the Rust `Skip`). */
-export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks" | "asked_again" | "invalid_json" | "invalid_event";
+export type SkipCode = "foreign_reply" | "ignored_type" | "unknown_block" | "stale" | "duplicate" | "unknown_reply" | "named_sse_event" | "unknown_event_type" | "after_end" | "duplicate_block" | "after_block_end" | "unclosed_blocks" | "asked_again" | "invalid_json" | "invalid_event" | "custom";
 /** What `apply` did with one event: `"applied"`, or why it was skipped. */
 export type Outcome = "applied" | SkipCode;
 /** An event the session skipped or warned about (lenient mode), in stream order. */
@@ -95,6 +101,22 @@ export interface Diagnostic {
     readonly reply_id: string | null;
     /** The SSE `id:` of the frame, when it came from SSE. */
     readonly sse_id: string | null;
+    /** A `CUSTOM` event's `name` (code `custom` only; absent otherwise). */
+    readonly name?: string;
+    /** A `CUSTOM` event's `value`, an object (code `custom` only; absent otherwise). */
+    readonly value?: Record<string, unknown>;
+}
+/**
+ * An event the session handled, kept with the option `keepEvents` and handed out by
+ * {@link Session.takeEvents}.
+ */
+export interface KeptEvent {
+    /** 1-based position of the event in the session, as {@link Diagnostic.index} counts it. */
+    readonly index: number;
+    /** `"applied"`, or why it was skipped (`duplicate`, `unknown_reply`, `custom`, …). */
+    readonly outcome: Outcome;
+    /** The event, parsed from its JSON text exactly as it came. */
+    readonly event: AgentEvent;
 }
 /**
  * What a UI renders: the reply messages as frozen wire JSON. Unchanged messages and
@@ -217,6 +239,14 @@ export declare class Session {
     /** Returns the diagnostics collected so far and forgets them (for long streams). */
     takeDiagnostics(): Diagnostic[];
     /**
+     * Takes the events kept since the last call (option `keepEvents`; always empty
+     * without it), in stream order: every event that decoded, applied or skipped (a
+     * duplicate, a `CUSTOM`, an event of an unknown reply, …) with its outcome; not a
+     * refused event, a frame that did not decode, an unknown event type or a named SSE
+     * frame. They accumulate in wasm memory until taken: take them after each `feed`.
+     */
+    takeEvents(): KeptEvent[];
+    /**
      * The session as JSON text (options, messages, ended replies, applied event ids, last
      * SSE id) for {@link Session.restore}. A frame not yet complete is not included (with
      * the high surrogate a text chunk may have ended on, which belongs to it): a restored
@@ -240,7 +270,9 @@ export declare class Session {
      * The current snapshot: the same object until a message changes; then a new frozen
      * object in which unchanged messages and blocks keep their identity, and a block whose
      * streamed text grew is `old + tail`. Equal to each message's `toJSON()` wire JSON.
-     * Bound: pass `session.getSnapshot` as is.
+     * Bound: pass `session.getSnapshot` as is. Throws `MsgError` (`limit_exceeded`) when a
+     * string of it would be longer than a JS string may be (2^29 − 24 UTF-16 units in V8)
+     * or no memory is left for it; the session stays usable (`feed`, `insert`, `free`, …).
      */
     getSnapshot: () => SessionSnapshot;
     /** Releases the wasm memory now; later calls throw `MsgError` with code `freed`. */

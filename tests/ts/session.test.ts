@@ -681,3 +681,78 @@ test("pendingActions lists an ask about a call never started (started: false) un
   assert.deepEqual(session.getSnapshot().unstartedCalls, []);
   assert.deepEqual(pendingActions(session.getSnapshot()).map((a) => a.toolCall.id), ["c1"]);
 });
+
+test("a CUSTOM event is a custom diagnostic with its name and value; apply says custom", () => {
+  const session = new Session({ dedup: true });
+  session.feed(
+    'id: 1\ndata: {"id":"c1","type":"CUSTOM","name":"state_updated","value":{"tasks_context":{"tasks":[{"id":"t1"}]},"permission_context":{"mode":"default"}}}\n\n' +
+      'id: 2\ndata: {"type":"CUSTOM","name":"session_updated"}\n\n' +
+      'id: 3\ndata: {"id":"c1","type":"CUSTOM","name":"state_updated","value":{}}\n\n',
+  );
+  assert.deepEqual(session.diagnostics, [
+    {
+      index: 1,
+      code: "custom",
+      message: 'CUSTOM event "state_updated"',
+      event_type: "CUSTOM",
+      event_id: "c1",
+      reply_id: null,
+      sse_id: "1",
+      name: "state_updated",
+      value: { tasks_context: { tasks: [{ id: "t1" }] }, permission_context: { mode: "default" } },
+    },
+    { index: 2, code: "custom", message: 'CUSTOM event "session_updated"', event_type: "CUSTOM", event_id: null, reply_id: null, sse_id: "2", name: "session_updated", value: {} },
+    // a repeat with dedup: a duplicate, without name or value
+    { index: 3, code: "duplicate", message: "event c1 was already applied", event_type: "CUSTOM", event_id: "c1", reply_id: null, sse_id: "3" },
+  ]);
+  assert.equal(session.apply('{"type":"CUSTOM","name":"team_updated","value":{"n":1}}'), "custom");
+  const [last] = session.takeDiagnostics().slice(-1);
+  assert.deepEqual([last!.code, last!.name, last!.value], ["custom", "team_updated", { n: 1 }]);
+  // no message was opened or changed
+  assert.deepEqual(session.messages, []);
+  session.free();
+});
+
+test("keepEvents: every decoded event with its outcome, parsed from its text as it came; take empties", () => {
+  const events = [
+    '{"id":"a1","type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}',
+    '{"id":"c1","type":"CUSTOM","name":"mcp_progress","value":{"reply_id":"r","tool_call_id":"t","progress":0.5}}',
+    '{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"nope","delta":"x"}',
+    "{not json}",
+    '{"type":"NEWER_EVENT"}',
+    '{"id":"a1","type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}',
+    '{"id":"a2","type":"TEXT_BLOCK_START","reply_id":"r","block_id":"b"}',
+  ];
+  const session = new Session({ keepEvents: true, dedup: true, skipInvalid: true });
+  session.feed(events.map((e) => `data: ${e}\n\n`).join("") + "event: ping\ndata: 1\n\n");
+  const kept = session.takeEvents();
+  assert.deepEqual(
+    kept.map((k) => [k.index, k.outcome, k.event]),
+    [
+      [1, "applied", JSON.parse(events[0]!)],
+      [2, "custom", JSON.parse(events[1]!)],
+      [3, "unknown_block", JSON.parse(events[2]!)],
+      [6, "duplicate", JSON.parse(events[5]!)],
+      [7, "applied", JSON.parse(events[6]!)],
+    ],
+  );
+  // the event as it came: no id or created_at filled in
+  assert.equal("created_at" in kept[0]!.event, false);
+  assert.deepEqual(session.takeEvents(), []);
+  // apply keeps its text; an event that does not decode is not kept (skipped here)
+  assert.equal(session.apply({ type: "CUSTOM", name: "x", value: {} } as never), "custom");
+  assert.equal(session.apply('{"type":"TEXT_BLOCK_DELTA","reply_id":"r","block_id":"b","delta":5}'), "invalid_event");
+  assert.deepEqual(session.takeEvents(), [{ index: 9, outcome: "custom", event: { type: "CUSTOM", name: "x", value: {} } }]);
+  // in a checkpoint the option is; the kept events are not
+  const restored = Session.restore(session.checkpoint());
+  restored.feed(`data: ${events[1]}\n\n`);
+  assert.deepEqual(restored.takeEvents().map((k) => k.outcome), ["duplicate"]);
+  restored.free();
+  // off by default; a wrong type is refused
+  const off = new Session();
+  off.feed(`data: ${events[1]}\n\n`);
+  assert.deepEqual(off.takeEvents(), []);
+  off.free();
+  assert.throws(() => new Session({ keepEvents: "yes" } as never), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  session.free();
+});
