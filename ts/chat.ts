@@ -7,7 +7,8 @@ import type { AgentEvent } from "./event.js";
 import { MsgError, toJSONText } from "./errors.js";
 import { init } from "./load.js";
 import { Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
-import { Session, pendingActions as findPending, type Diagnostic, type PendingAction } from "./session.js";
+import { Session, pendingActions as findPending, type Diagnostic, type KeptEvent, type PendingAction } from "./session.js";
+import { SessionsClient, type PermissionMode, type SessionState, type SessionView, type SessionsTransport } from "./sessions.js";
 
 type EventOf<T extends string> = Extract<AgentEvent, { type: T }>;
 /** The `USER_CONFIRM_RESULT` event `confirm` posts. */
@@ -37,7 +38,9 @@ export interface HistoryPage {
  * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
  * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
  * (another status; `status` set), `service_unavailable` (the request did not reach the
- * service, or its connection failed before an answer: then it may have been applied).
+ * service, or its connection failed before an answer: then it may have been applied; with
+ * `cause` `"timeout"` when it got no answer in time and may still be on its way, so that
+ * `Chat` never sends it again).
  */
 export interface ChatTransport {
   /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -237,7 +240,8 @@ export class AgentScopeTransport implements ChatTransport {
           continue;
         }
         const what = unsent ? "the service could not be reached" : timedOut ? `no answer in ${this.#timeoutMs} ms` : "the connection failed before an answer";
-        throw new MsgError("service_unavailable", `${method} ${path}: ${what}${timedOut ? "" : ` (${describe(e)})`}`);
+        // (a request given up for time may still be on its way: the cause says so)
+        throw new MsgError("service_unavailable", `${method} ${path}: ${what}${timedOut ? "" : ` (${describe(e)})`}`, timedOut ? { cause: "timeout" } : undefined);
       } finally {
         clearTimeout(timer); // (only the wait for the headers is timed)
       }
@@ -368,31 +372,91 @@ function describe(error: unknown): string {
 }
 
 /**
- * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
- * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
- * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
- * `error` (see `error`; a failed run, a run lost with its instance (`run_lost`), or a lost
- * service after the reconnect attempts),
- * `closed`.
+ * Where the reply of a {@link Chat} is, whatever the event stream's connection does (see
+ * {@link ChatConnection}): `ready` (idle: a message may be sent), `submitted` (an input is
+ * being posted or was posted, its reply has not started), `streaming` (a reply is in
+ * flight, also while the stream reconnects), `stopping` (from `stop()` until the reply
+ * ends or the service drops the turn), `awaiting_input` (a tool call waits for a
+ * confirmation or an external result: a message sent now is refused with `busy`, since
+ * the service would end the turn with an error), `error` (see `error`; a failed run, a
+ * run lost with its instance (`run_lost`), or a lost service after the reconnect
+ * attempts), `closed` (after `close()`; in `useChat` also while `sessionId` is null).
+ * `connecting` is only `useChat`'s, until its chat has opened (loaded the history): a
+ * `Chat` never has it.
  */
-export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
+export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "stopping" | "awaiting_input" | "error" | "closed";
+
+/**
+ * The event stream's connection: `connecting` (the first connect: the chat works already,
+ * a message sent now streams once the stream is open, from the service's replay log),
+ * `open`, `reconnecting` (it dropped, stalled or was refused: reconnecting with backoff,
+ * `error` says why), `lost` (the attempts ran out, or the session does not exist:
+ * `reconnect()` tries again), `closed`.
+ */
+export type ChatConnection = "connecting" | "open" | "reconnecting" | "lost" | "closed";
 
 /** What a UI renders of a {@link Chat}; frozen, the same object until something changes. */
 export interface ChatSnapshot {
   /** User and assistant messages in order: stored history, then what this page sent and streamed. */
   readonly messages: readonly MsgJSON[];
-  /** See {@link ChatStatus}. */
+  /** See {@link ChatStatus}: the reply's state (kept apart from the connection's). */
   readonly status: ChatStatus;
+  /** See {@link ChatConnection}: the event stream's state. */
+  readonly connection: ChatConnection;
   /** The last error (a failed request, a failed run, a lost connection), or null. */
   readonly error: MsgError | null;
-  /** Tool calls waiting for `confirm` or `submitExternal`. */
-  readonly pendingActions: readonly PendingAction[];
+  /**
+   * Tool calls waiting for `confirm` or `submitExternal`: this session's, then those of its
+   * team's workers projected onto it (`worker` set; see {@link ChatPendingAction}).
+   */
+  readonly pendingActions: readonly ChatPendingAction[];
+  /**
+   * The session's app state: its task list (`tasks_context`) and permission context (mode
+   * and rules), loaded when the chat opens and replaced by each `CUSTOM state_updated`;
+   * null until known (or with a transport that has no `request`).
+   */
+  readonly state: SessionState | null;
+  /**
+   * The session's record as the session list has it (name, status, team, config), loaded
+   * when the chat opens and again after each `CUSTOM session_updated` (auto-naming, a
+   * rename) or `team_updated`; null until known.
+   */
+  readonly session: SessionView | null;
+  /**
+   * The last `CUSTOM mcp_progress` of each tool call still running, by its `tool_call_id`
+   * (`{progress, total, message, reply_id, tool_call_id}`); a call leaves it when its
+   * result ends.
+   */
+  readonly progress: Readonly<Record<string, McpProgress>>;
   /**
    * Ids of replies this page joined mid-way (a reload, or a reconnect, past the service's
    * replay log: events may be missing): they show what arrived, until the stored one
    * replaces them once the run has saved.
    */
   readonly partial: readonly string[];
+}
+
+/**
+ * A tool call waiting for an answer: the session's own ({@link PendingAction}), or with
+ * `worker` a team worker's, which the service projects onto the leader's stream as `CUSTOM
+ * subagent_require_user_confirm` (`replyId` is then the worker's reply; `confirm` /
+ * `submitExternal` answer it through the leader session, where the service expects it,
+ * and `CUSTOM subagent_user_confirm_result` clears it). A worker's call does not change
+ * the leader's `status`.
+ */
+export interface ChatPendingAction extends PendingAction {
+  /** The team worker asking (absent for the session's own calls). */
+  readonly worker?: { readonly sessionId: string; readonly agentId: string; readonly agentName: string };
+}
+
+/** The value of a `CUSTOM mcp_progress` event: an MCP tool's progress notification. */
+export interface McpProgress {
+  readonly progress: number;
+  readonly total: number | null;
+  readonly message: string | null;
+  readonly reply_id: string;
+  readonly tool_call_id: string;
+  readonly [key: string]: unknown;
 }
 
 /** Options of {@link Chat.open}. */
@@ -424,7 +488,22 @@ export interface ChatOptions {
   onError?: (error: unknown) => void;
   /** Called with each reply once its `REPLY_END` arrived. */
   onFinish?: (message: MsgJSON) => void;
+  /**
+   * Called with every event of the session's stream, of every type (`CUSTOM` included:
+   * `session_updated`, `state_updated`, `team_updated`, `subagent_require_user_confirm`,
+   * `mcp_progress`, …; see docs/chat.md), once per event `id` across reconnects and
+   * replays, in stream order, after the reducer applied it (the snapshot already holds
+   * it). The events the chat makes up itself (to open a reply it joined mid-way) are not
+   * passed. A listener that throws is reported to `onError`.
+   */
+  onEvent?: (event: AgentEvent) => void;
 }
+
+/**
+ * What `Chat.send` takes: text; the blocks of a user message (text and data blocks); the
+ * content and metadata of one; or a whole user message.
+ */
+export type SendInput = string | readonly ContentBlockInput[] | { readonly content: string | readonly ContentBlockInput[]; readonly metadata?: Record<string, unknown> } | Msg | MsgJSON;
 
 /** An answer to an external execution (`submitExternal`): the tool result's output. */
 export interface ExternalResult {
@@ -440,26 +519,6 @@ export interface ExternalResult {
    * stays waiting).
    */
   metadata?: Record<string, unknown>;
-}
-
-/** The events of SSE frames (their `data:` lines as JSON); frames that are not JSON objects are left out. */
-function frameEvents(piece: Uint8Array): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const frame of new TextDecoder().decode(piece).split(/\r\n\r\n|\n\n|\r\r/)) {
-    const data = frame
-      .split(/\r\n|\n|\r/)
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-      .join("\n");
-    if (data === "") continue;
-    try {
-      const event = JSON.parse(data) as unknown;
-      if (typeof event === "object" && event !== null && !Array.isArray(event)) out.push(event as Record<string, unknown>);
-    } catch {
-      // not JSON: the session reported it
-    }
-  }
-  return out;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -528,7 +587,13 @@ export class Chat {
   /** replies the service says are over though no REPLY_END came: the snapshot object then */
   #settled = new Map<string, MsgJSON>();
   #finished = new Set<string>();
-  #connected = false;
+  /** replies (the session's message objects) replaced by the stored one at rest: equal to the store until they change */
+  #reconciled = new WeakSet<MsgJSON>();
+  #link: ChatConnection = "connecting";
+  /** `stop()` was called and the reply it stops has not ended (status `stopping`) */
+  #stopping = false;
+  /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
+  #sending: Promise<unknown> | undefined;
   #closed = false;
   #fatal = false;
   #error: MsgError | null = null;
@@ -573,17 +638,30 @@ export class Chat {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastNotify = 0;
   #agentName = "assistant";
+  /** the session routes (null for a transport without `request`) */
+  readonly #sessions: SessionsClient | null;
+  #state: SessionState | null = null;
+  #view: SessionView | null = null;
+  #viewLoading: Promise<void> | undefined;
+  #viewAgain = false;
+  #progress: Readonly<Record<string, McpProgress>> = Object.freeze({});
+  /** team workers' calls waiting (CUSTOM subagent_require_user_confirm), by `reply_id tool_call_id` */
+  #workerCalls = new Map<string, ChatPendingAction>();
+  /** ids of events passed to onEvent that the session did not apply (it dedups only what it applied) */
+  #passedSkipped = new Set<string>();
 
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
     this.sessionId = sessionId;
     [this.#options, this.#retry] = Chat.#normalize(options);
-    this.#session = new Session({ dedup: true });
+    this.#session = new Session({ dedup: true, keepEvents: true });
+    const t = transport as Partial<SessionsTransport>;
+    this.#sessions = typeof t.request === "function" && typeof t.agentId === "string" ? new SessionsClient(transport as unknown as SessionsTransport) : null;
   }
 
   /** The options checked and defaulted; `invalid_argument` for a bad one. */
   static #normalize(options: ChatOptions): [Settings, Retry] {
-    for (const name of ["onError", "onFinish"] as const) {
+    for (const name of ["onError", "onFinish", "onEvent"] as const) {
       if (options[name] !== undefined && typeof options[name] !== "function") throw new MsgError("invalid_argument", `chat option ${name} must be a function`);
     }
     if (options.retry !== undefined && (typeof options.retry !== "object" || options.retry === null)) {
@@ -627,7 +705,14 @@ export class Chat {
     const sessionId = options.sessionId ?? (await transport.createSession());
     const chat = new Chat(transport, sessionId, options);
     try {
+      // the record and state come from the session list: a failure there is reported, not fatal
+      const view = chat.#loadView().then(
+        () => undefined,
+        (e: unknown) => e ?? new Error("the session list failed"),
+      );
       chat.#merge(await transport.history(sessionId));
+      const failed = await view;
+      if (failed !== undefined) chat.#report(failed);
     } catch (e) {
       chat.#session.free();
       throw e;
@@ -660,22 +745,30 @@ export class Chat {
     const prev = this.#snapshot;
     const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
     // the calls asked about in the messages, then those their reply never started
-    const pending = [...findPending(messages), ...session.unstartedCalls];
+    const pending: ChatPendingAction[] = [...findPending(messages), ...session.unstartedCalls, ...this.#workerCalls.values()];
     const samePending =
       prev !== undefined &&
       prev.pendingActions.length === pending.length &&
       prev.pendingActions.every((a, i) => a.toolCall === pending[i]!.toolCall && a.kind === pending[i]!.kind);
-    const status = this.#status(messages, pending);
+    const status = this.#status(messages, pending.filter((a) => a.worker === undefined));
+    const connection = this.#closed ? "closed" : this.#link;
     const error = this.#error;
     const partial = [...this.#partial];
-    if (prev !== undefined && same && samePending && prev.status === status && prev.error === error && prev.partial.join("\n") === partial.join("\n")) {
+    if (
+      prev !== undefined && same && samePending && prev.status === status && prev.connection === connection && prev.error === error &&
+      prev.partial.join("\n") === partial.join("\n") && prev.state === this.#state && prev.session === this.#view && prev.progress === this.#progress
+    ) {
       return prev;
     }
     this.#snapshot = Object.freeze({
       messages: same ? prev.messages : Object.freeze(messages),
       status,
+      connection,
       error,
       pendingActions: samePending ? prev.pendingActions : Object.freeze(pending),
+      state: this.#state,
+      session: this.#view,
+      progress: this.#progress,
       partial: Object.freeze(partial),
     });
     return this.#snapshot;
@@ -708,7 +801,7 @@ export class Chat {
   }
 
   /** `getSnapshot().pendingActions`. */
-  get pendingActions(): readonly PendingAction[] {
+  get pendingActions(): readonly ChatPendingAction[] {
     return this.getSnapshot().pendingActions;
   }
 
@@ -757,14 +850,21 @@ export class Chat {
   #status(messages: readonly MsgJSON[], pending: readonly PendingAction[]): ChatStatus {
     if (this.#closed) return "closed";
     if (this.#fatal) return "error";
-    if (!this.#connected) return "connecting";
+    const busy = this.#replyStatus(messages, pending);
+    if (busy !== undefined) return this.#stopping ? "stopping" : busy;
+    this.#stopping = false; // the reply stopped has ended (or was dropped)
+    if (this.#runError || this.#runLost) return "error";
+    return "ready";
+  }
+
+  /** `submitted`, `streaming` or `awaiting_input` while a reply is under way, else undefined. */
+  #replyStatus(messages: readonly MsgJSON[], pending: readonly PendingAction[]): ChatStatus | undefined {
     if (this.#submit !== null) return "submitted";
     if (this.#inFlight(messages)) return "streaming";
     // a run we joined whose events have not come yet (a reload, another tab's send)
     if (this.#serviceRunning && pending.length === 0 && !this.#runLost) return "streaming";
     if (pending.length > 0) return "awaiting_input";
-    if (this.#runError || this.#runLost) return "error";
-    return "ready";
+    return undefined;
   }
 
   /** A reply started and not ended, that the service has not been found idle on since. */
@@ -852,14 +952,19 @@ export class Chat {
         // a reply parked on a human or an external executor: its continuation (a second
         // REPLY_START with the same id) must find it
         if (parked) this.#insert(m);
-      } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#session.isEnded(m.id))) {
-        // joined mid-way, or the run is over (ended or parked) and its end was missed: the
-        // stored one is whole
+      } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#reconciled.has(ours))) {
+        // joined mid-way, or the run is over: parked (its continuation may have been missed)
+        // or ended (its end may have been missed, or its events came out of order): the
+        // stored one is whole, and what the page shows. An ended one is never continued: put
+        // in once, it stays (a parked one is put in at every rest).
         this.#insert(m);
         this.#partial.delete(m.id);
-        // at rest it is over: not in flight (no wait for the watchdog)
         const now = this.#session.get(m.id);
-        if (!page.isRunning && now !== undefined) this.#settled.set(m.id, now);
+        if (!page.isRunning && now !== undefined) {
+          // at rest it is over: not in flight (no wait for the watchdog)
+          this.#settled.set(m.id, now);
+          if (m.finished_at !== null) this.#reconciled.add(now);
+        }
       }
     }
     if (!page.isRunning) {
@@ -927,13 +1032,31 @@ export class Chat {
     return this.#hasMore;
   }
 
-  /** Reloads the latest stored page (after a run ended, or on a reconnect); one at a time. */
+  /**
+   * Reloads the latest stored page (after a run ended, or on a reconnect); one at a time.
+   * A failed reload (an HTTP 5xx, a timeout, a broken connection) is tried again with the
+   * reconnect backoff (`retry`): it is what repairs a reply joined mid-way and puts in the
+   * stored replies.
+   */
   #refresh(untilIdle: boolean): Promise<void> {
     this.#refreshing ??= (async () => {
       try {
         let wait = 100;
+        let failures = 0;
         for (let i = 0; ; i++) {
-          const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+          let page: HistoryPage;
+          try {
+            page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+          } catch (e) {
+            if (this.#closed) return;
+            this.#report(e);
+            failures += 1;
+            const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status < 500 && e.status !== 408 && e.status !== 429;
+            if (lasting || failures > this.#retry.attempts) return;
+            await sleep(Math.min(this.#retry.maxMs, this.#retry.initialMs * 2 ** (failures - 1)), this.#lifetime.signal);
+            if (this.#closed) return;
+            continue;
+          }
           if (!untilIdle || !page.isRunning || i >= 40) {
             this.#merge(page);
             return;
@@ -942,8 +1065,6 @@ export class Chat {
           wait = Math.min(wait * 1.5, 1000);
           if (this.#closed) return;
         }
-      } catch (e) {
-        if (!this.#closed) this.#report(e);
       } finally {
         this.#refreshing = undefined;
       }
@@ -983,7 +1104,7 @@ export class Chat {
         try {
           const response = await this.#transport.stream(this.sessionId, { after: this.#cursor, signal: controller.signal });
           if (response.body === null) throw new MsgError("service_unavailable", "the event stream has no body");
-          this.#connected = true;
+          this.#link = "open";
           this.#error = this.#fatal ? this.#error : null;
           this.#changed();
           this.#session.restartStream();
@@ -1016,17 +1137,18 @@ export class Chat {
         const msgError = error instanceof MsgError ? error : new MsgError("service_unavailable", `the event stream broke: ${(error as Error)?.message ?? error}`);
         // a session that does not exist (or is not the user's) will not come back
         if (msgError.code === "http_error" && msgError.status !== undefined && msgError.status >= 400 && msgError.status < 500 && msgError.status !== 408 && msgError.status !== 429) {
-          this.#connected = false;
+          this.#link = "lost";
           this.#fail(msgError, true);
           return;
         }
         if (!healthy && Date.now() - opened >= 10_000) failures = 0;
         failures += 1;
-        this.#connected = false;
+        this.#link = "reconnecting";
         // the next attempt goes to another instance (a transport over several)
         this.#failover();
         this.#report(msgError);
         if (failures > this.#retry.attempts) {
+          this.#link = "lost";
           this.#fail(new MsgError("service_unavailable", `lost the service: ${msgError.message} (${failures} attempts; call reconnect())`), true);
           return;
         }
@@ -1065,8 +1187,6 @@ export class Chat {
 
   /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
   #feedPiece(piece: Uint8Array): number {
-    // (the replay comes first: a reply not met in its first 5,000 frames is left alone)
-    if (this.#unchecked.size > 0 && ++this.#uncheckedFrames <= 5_000) this.#checkReplay(piece);
     let good = 0;
     let step = () => this.#session.feed(piece);
     for (let guard = 0; guard < 1_000_000; guard++) {
@@ -1079,11 +1199,15 @@ export class Chat {
         step = () => this.#session.feed(new Uint8Array());
       }
     }
+    // the piece's events as they came (what the session decoded)
+    const kept = this.#session.takeEvents();
+    // (the replay comes first: a reply not met in its first 5,000 frames is left alone)
+    if (this.#unchecked.size > 0 && ++this.#uncheckedFrames <= 5_000) this.#checkReplay(kept);
     // a reply joined mid-way: open it (and its text blocks) and apply the event again
     let diagnostics = this.#session.takeDiagnostics();
     good += diagnostics.filter((d) => d.code === "duplicate").length;
     for (let round = 0; diagnostics.length > 0 && round < 4; round++) {
-      this.#diagnostics = [...this.#diagnostics, ...diagnostics].slice(-200);
+      this.#diagnostics = [...this.#diagnostics, ...diagnostics.filter((d) => d.code !== "custom")].slice(-200);
       for (const d of diagnostics) {
         const id = d.reply_id;
         if (id === null) continue;
@@ -1095,14 +1219,104 @@ export class Chat {
           }
           this.#partial.add(id);
           this.#apply({ type: "REPLY_START", session_id: this.sessionId, reply_id: id, name: this.#agentName });
-          this.#reapply(piece, d.event_id, false);
+          this.#reapply(kept, d.event_id, false);
         } else if (d.code === "unknown_block" && this.#partial.has(id)) {
-          this.#reapply(piece, d.event_id, true);
+          this.#reapply(kept, d.event_id, true);
         }
       }
       diagnostics = this.#session.takeDiagnostics();
     }
+    this.#session.takeEvents(); // (what the repairs applied: made up here, not the stream's)
+    for (const k of kept) this.#pass(k);
     return good;
+  }
+
+  /**
+   * An event of the stream, once (by id): the app state it carries into the snapshot, then
+   * `onEvent`.
+   */
+  #pass({ outcome, event }: KeptEvent): void {
+    const id = (event as { id?: unknown }).id;
+    if (outcome === "duplicate" || typeof id !== "string") return;
+    if (outcome !== "applied") {
+      // the session dedups only what it applied
+      if (this.#passedSkipped.has(id)) return;
+      this.#passedSkipped.add(id);
+    }
+    if (event.type === "CUSTOM") this.#custom(event.name, event.value as Record<string, unknown> | null);
+    else if (event.type === "TOOL_RESULT_END" && event.tool_call_id in this.#progress) {
+      const { [event.tool_call_id]: _done, ...rest } = this.#progress;
+      this.#progress = Object.freeze(rest);
+    }
+    if (this.#options.onEvent === undefined) return;
+    try {
+      this.#options.onEvent(event);
+    } catch (e) {
+      this.#report(e);
+    }
+  }
+
+  /** What the snapshot keeps of a `CUSTOM` event (agentscope 2.0.11's app events; docs/chat.md). */
+  #custom(name: string, value: Record<string, unknown> | null): void {
+    const v = typeof value === "object" && value !== null ? value : {};
+    switch (name) {
+      case "state_updated":
+        if (typeof v.tasks_context === "object" && typeof v.permission_context === "object") this.#state = Object.freeze(v) as unknown as SessionState;
+        break;
+      case "session_updated":
+      case "team_updated":
+        void this.#loadView().catch((e: unknown) => this.#report(e));
+        break;
+      case "subagent_require_user_confirm": {
+        const ask = v.event as { type?: unknown; tool_calls?: unknown } | undefined;
+        const replyId = v.reply_id;
+        if (typeof replyId !== "string" || !Array.isArray(ask?.tool_calls)) break;
+        const worker = Object.freeze({ sessionId: String(v.worker_session_id ?? ""), agentId: String(v.worker_agent_id ?? ""), agentName: String(v.worker_agent_name ?? "") });
+        const kind = v.event_type === "require_external_execution" || ask.type === "REQUIRE_EXTERNAL_EXECUTION" ? "external" : "confirm";
+        for (const call of ask.tool_calls as ToolCallBlock[]) {
+          if (typeof call?.id !== "string") continue;
+          // (re-sent on every connect while it waits: once)
+          const key = `${replyId} ${call.id}`;
+          if (!this.#workerCalls.has(key)) this.#workerCalls.set(key, Object.freeze({ kind, replyId, toolCall: call, index: -1, started: false, worker }));
+        }
+        break;
+      }
+      case "subagent_user_confirm_result":
+        for (const [key, action] of this.#workerCalls) if (action.replyId === v.reply_id) this.#workerCalls.delete(key);
+        break;
+      case "mcp_progress":
+        if (typeof v.tool_call_id === "string") this.#progress = Object.freeze({ ...this.#progress, [v.tool_call_id]: Object.freeze(v) as McpProgress });
+        break;
+      default:
+        // SOP_STEP_STARTED / SOP_STEP_ENDED and an app's own: onEvent only
+        return;
+    }
+    this.#changed();
+  }
+
+  /** Loads the session's record and state from the session list; one at a time (a second call meanwhile loads once more after). */
+  #loadView(): Promise<void> {
+    const sessions = this.#sessions;
+    if (sessions === null) return Promise.resolve();
+    if (this.#viewLoading !== undefined) {
+      this.#viewAgain = true;
+      return this.#viewLoading;
+    }
+    const load = async () => {
+      do {
+        this.#viewAgain = false;
+        const view = await sessions.get(this.sessionId, { signal: this.#lifetime.signal });
+        if (this.#closed) return;
+        this.#view = Object.freeze(view);
+        const { tasks_context, permission_context } = view.session.state;
+        this.#state = Object.freeze({ tasks_context, permission_context });
+        this.#changed();
+      } while (this.#viewAgain);
+    };
+    this.#viewLoading = load().finally(() => {
+      this.#viewLoading = undefined;
+    });
+    return this.#viewLoading;
   }
 
   /**
@@ -1113,9 +1327,9 @@ export class Chat {
    * entries before going live), so the reply is marked partial and the stored one
    * replaces it when the run has saved.
    */
-  #checkReplay(piece: Uint8Array): void {
-    for (const event of frameEvents(piece)) {
-      const id = event.reply_id;
+  #checkReplay(kept: readonly KeptEvent[]): void {
+    for (const { event } of kept) {
+      const id = (event as { reply_id?: unknown }).reply_id;
       if (typeof id !== "string" || !this.#unchecked.has(id)) continue;
       // an answer is echoed before the continuation's REPLY_START
       if (event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") continue;
@@ -1134,11 +1348,11 @@ export class Chat {
   }
 
   /**
-   * Applies again the event `eventId` of a frame (without its id: dedup saw it), first
+   * Applies again the event `eventId` of a piece (without its id: dedup saw it), first
    * opening its text or thinking block when `openBlock` (its start was before the replay).
    */
-  #reapply(piece: Uint8Array, eventId: string | null, openBlock: boolean): void {
-    const event = frameEvents(piece).find((e) => eventId === null || e.id === eventId);
+  #reapply(kept: readonly KeptEvent[], eventId: string | null, openBlock: boolean): void {
+    const event = kept.find((k) => eventId === null || (k.event as { id?: unknown }).id === eventId)?.event as Record<string, unknown> | undefined;
     if (event === undefined) return;
     if (openBlock) {
       const kind = /^(TEXT|THINKING)_BLOCK_(DELTA|END)$/.exec(String(event.type))?.[1];
@@ -1253,11 +1467,12 @@ export class Chat {
    * stored history reloaded.
    */
   async #checkRun(): Promise<void> {
-    if (this.#closed || !this.#connected || this.#posting > 0) return;
+    if (this.#closed || this.#posting > 0) return;
     const snapshot = this.getSnapshot();
     // (while a run is taken as lost, until the service is free again)
-    if (snapshot.status !== "streaming" && snapshot.status !== "submitted" && !this.#runLost) return;
-    if (Date.now() - this.#lastEvent < this.#options.statusPollMs) return;
+    if (snapshot.status !== "streaming" && snapshot.status !== "submitted" && snapshot.status !== "stopping" && !this.#runLost) return;
+    // (a stop is checked on every tick: a turn stopped before its reply started ends quietly)
+    if (Date.now() - this.#lastEvent < (snapshot.status === "stopping" ? 250 : this.#options.statusPollMs)) return;
     this.#lastEvent = Date.now();
     let status: ServiceStatus;
     try {
@@ -1268,7 +1483,8 @@ export class Chat {
     }
     if (this.#closed) return;
     if (status === "running") {
-      if (!this.#runLost && Date.now() - this.#lastProgress >= this.#options.lostRunMs) this.#markLost();
+      // (no stream, no events: silence says nothing then)
+      if (this.#link === "open" && !this.#runLost && Date.now() - this.#lastProgress >= this.#options.lostRunMs) this.#markLost();
       return;
     }
     this.#clearLost();
@@ -1291,15 +1507,19 @@ export class Chat {
   }
 
   /**
-   * Sends a user turn (text, or a user `Msg` / its JSON) and starts a run: the turn shows
-   * at once (replaced by the stored one once the run ends), status `submitted` until the
-   * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
-   * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
-   * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
-   * taken back); `invalid_argument` for text with a lone surrogate, and the model's
-   * errors for a message `Msg.fromJSON` refuses (`invalid_msg`, `role_violation`, …).
+   * Sends a user turn and starts a run: text; blocks (text and data blocks, e.g.
+   * attachments from `dataBlock`); `{content, metadata?}` (a string or blocks, and the
+   * message's metadata); or a whole user `Msg` / its JSON. The turn shows at once
+   * (replaced by the stored one once the run ends), status `submitted` until the reply
+   * starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight or a
+   * tool call waits for an answer (nothing is sent: the service would end the turn with an
+   * error; keep the text in the composer), or when the service stayed busy for
+   * `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is taken
+   * back); `invalid_argument` for text with a lone surrogate, and the model's errors for a
+   * message the reference refuses (`invalid_msg`, `role_violation` for a block a user
+   * message may not hold, …).
    */
-  async send(input: string | Msg | MsgJSON): Promise<void> {
+  async send(input: SendInput): Promise<void> {
     this.#open();
     let msg: MsgJSON;
     if (typeof input === "string" && LONE_SURROGATE.test(input)) {
@@ -1308,31 +1528,77 @@ export class Chat {
     if (input instanceof Msg) {
       msg = input.toJSON();
     } else {
-      const made = typeof input === "string"
-        ? new UserMsg({ name: this.#options.userName ?? "user", content: input })
-        : Msg.fromJSON(toJSONText(input, "a message"));
+      const name = this.#options.userName ?? "user";
+      let made: Msg;
+      if (typeof input === "string" || Array.isArray(input)) {
+        made = new UserMsg({ name, content: input as string | ContentBlockInput[] });
+      } else if (typeof input === "object" && input !== null && !("role" in input) && "content" in input) {
+        const { content, metadata } = input as { content: string | ContentBlockInput[]; metadata?: Record<string, unknown> };
+        made = new UserMsg({ name, content, ...(metadata === undefined ? {} : { metadata }) });
+      } else {
+        made = Msg.fromJSON(toJSONText(input, "a message"));
+      }
       msg = made.toJSON();
       made.free();
     }
     if (msg.role !== "user") throw new MsgError("invalid_argument", `send takes a user message, got role ${msg.role}`);
+    await this.#sendMessages([msg]);
+  }
+
+  /**
+   * Posts any input `POST /chat/` takes (`ChatInput`), with `send`'s rules: user
+   * message(s) as `send` (shown at once, never applied twice; each checked as a `Msg`), a
+   * `USER_CONFIRM_RESULT` or `EXTERNAL_EXECUTION_RESULT` as `confirm` / `submitExternal`
+   * (its calls must be waiting: `invalid_argument` otherwise, since answering a call that
+   * does not wait parks the service). Rejects as those do; `invalid_argument` for
+   * anything else (null included: it starts nothing the chat could follow).
+   */
+  async post(input: ChatInput): Promise<void> {
+    this.#open();
+    const event = input as { type?: unknown; reply_id?: unknown; confirm_results?: unknown; execution_results?: unknown } | null;
+    if (event !== null && typeof event === "object" && (event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT")) {
+      const confirm = event.type === "USER_CONFIRM_RESULT";
+      const results = confirm ? event.confirm_results : event.execution_results;
+      if (!Array.isArray(results) || results.length === 0) throw new MsgError("invalid_argument", `post: a ${String(event.type)} needs its results`);
+      const ids = results.map((r: { id?: unknown; tool_call?: { id?: unknown } }) => (confirm ? r?.tool_call?.id : r?.id));
+      const actions = ids.map((id) => this.#action(id as string, confirm ? "confirm" : "external"));
+      if (actions.some((a) => a.replyId !== event.reply_id)) throw new MsgError("invalid_argument", "post: the results answer calls of another reply than reply_id");
+      await this.#answer(actions[0]!, input, ids as string[]);
+      return;
+    }
+    const list = Array.isArray(input) ? (input as readonly unknown[]) : [input];
+    if (input === null || list.length === 0) throw new MsgError("invalid_argument", "post takes user message(s), a USER_CONFIRM_RESULT or an EXTERNAL_EXECUTION_RESULT");
+    const msgs = list.map((one) => {
+      const made = one instanceof Msg ? one : Msg.fromJSON(toJSONText(one, "a message"));
+      const json = made.toJSON();
+      if (made !== one) made.free();
+      if (json.role !== "user") throw new MsgError("invalid_argument", `post takes user messages, got role ${json.role}`);
+      return json;
+    });
+    await this.#sendMessages(msgs);
+  }
+
+  async #sendMessages(msgs: readonly MsgJSON[]): Promise<void> {
     const status = this.status;
-    if (status === "streaming" || status === "submitted") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
+    if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
-    this.#tail.push({ kind: "user", msg });
+    for (const msg of msgs) this.#tail.push({ kind: "user", msg });
     this.#submit = { kind: "send", replies: this.#tailReplies.size };
     this.#runError = false;
     const wasLost = this.#runLost;
     this.#clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
-    const replies = this.#tailReplies.size;
+    // registered before the request goes: a stop() meanwhile marks it stopped
+    for (const msg of msgs) this.#posted.set(msg, { replies: this.#tailReplies.size, over: false, stopped: false });
+    const last = msgs.at(-1)!;
     try {
-      await this.#post(msg, async () => {
+      await this.#track(this.#post(msgs.length === 1 ? last : msgs, async () => {
         // A run stores its user message as it starts. Stored: applied. Idle and not stored:
         // not applied. Held (by this message's run about to store it, or by another run:
         // one saving, or one whose instance died with its lock) and not stored: asked
         // again until VERIFY_WAIT_MS, then nobody can tell.
-        const stored = async () => (await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === msg.id);
+        const stored = async () => (await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
         const t0 = Date.now();
         for (;;) {
           if (await stored()) return true;
@@ -1342,10 +1608,10 @@ export class Chat {
           }
           await sleep(250, this.#lifetime.signal);
         }
-      });
-      this.#posted.set(msg, { replies, over: false });
+      }));
     } catch (e) {
-      this.#tail = this.#tail.filter((t) => !(t.kind === "user" && t.msg === msg));
+      for (const msg of msgs) this.#posted.delete(msg);
+      this.#tail = this.#tail.filter((t) => !(t.kind === "user" && msgs.includes(t.msg)));
       this.#submit = null;
       this.#runLost ||= wasLost; // still held by the lost run
       if (e instanceof MsgError) this.#fail(e);
@@ -1378,9 +1644,17 @@ export class Chat {
             this.#report(e);
             this.#failover();
             await sleep(VERIFY_MS, this.#lifetime.signal);
+            // a request given up for time may still arrive (held by a proxy, a slow
+            // instance): the service keeps no record of inputs, so a second one would run the
+            // turn twice. It is waited for, never sent again.
+            const mayArrive = e.cause === "timeout";
             let done: boolean;
             try {
               done = await applied();
+              for (const t0 = Date.now(); mayArrive && !done && Date.now() - t0 < VERIFY_WAIT_MS && !this.#closed; ) {
+                await sleep(500, this.#lifetime.signal);
+                done = await applied();
+              }
             } catch (c) {
               if (!(c instanceof MsgError) || c.code !== "service_unavailable" || this.#closed) throw e;
               const held = /cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s)` : " (the check failed: whether it was taken is unknown)";
@@ -1390,6 +1664,12 @@ export class Chat {
               );
             }
             if (done) return;
+            if (mayArrive) {
+              throw new MsgError(
+                "service_unavailable",
+                `${e.message}, and the service did not show it in ${VERIFY_WAIT_MS / 1000} s: not sent again, since it may still arrive and run; wait for the chat before sending it again`,
+              );
+            }
             continue;
           }
           if (e.code !== "busy" || Date.now() - t0 + wait > this.#options.busyWaitMs) throw e;
@@ -1404,7 +1684,7 @@ export class Chat {
     }
   }
 
-  #action(toolCallId: string, kind: "confirm" | "external"): PendingAction {
+  #action(toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
     if (typeof toolCallId !== "string") throw new MsgError("invalid_argument", "toolCallId must be a string");
     const action = this.pendingActions.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
     if (action === undefined) {
@@ -1416,7 +1696,8 @@ export class Chat {
 
   /**
    * Answers a tool call waiting for a confirmation (`REQUIRE_USER_CONFIRM`): the reply
-   * continues (the call runs, or ends `denied`). `rules`: permission rules to remember
+   * continues (the call runs, or ends `denied`). A team worker's call (`worker` set in
+   * `pendingActions`) is answered the same way, through this session. `rules`: permission rules to remember
    * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
    * when that call is not waiting (answering twice would park the service), or the
    * transport's `MsgError`.
@@ -1428,7 +1709,7 @@ export class Chat {
     const result: Record<string, unknown> = { confirmed, tool_call: action.toolCall };
     if (options.rules !== undefined) result.rules = options.rules;
     const event = { type: "USER_CONFIRM_RESULT", reply_id: action.replyId, confirm_results: [result] } as unknown as UserConfirmResultInput;
-    await this.#answer(action.replyId, event, [toolCallId]);
+    await this.#answer(action, event, [toolCallId]);
   }
 
   /**
@@ -1455,16 +1736,24 @@ export class Chat {
       ...(r.metadata === undefined ? {} : { metadata: r.metadata }),
     }));
     const event = { type: "EXTERNAL_EXECUTION_RESULT", reply_id: replyId, execution_results } as unknown as ExternalExecutionResultInput;
-    await this.#answer(replyId, event, list.map((r) => r.toolCallId));
+    await this.#answer(actions[0]!, event, list.map((r) => r.toolCallId));
   }
 
-  async #answer(replyId: string, event: ChatInput, callIds: readonly string[]): Promise<void> {
+  async #answer(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
+    const replyId = action.replyId;
+    if (action.worker !== undefined) {
+      // a team worker's call, answered through this (the leader's) session: the worker's
+      // reply goes on in its own session; CUSTOM subagent_user_confirm_result clears it
+      const waiting = () => [...this.#workerCalls.values()].some((a) => a.replyId === replyId && callIds.includes(a.toolCall.id));
+      await this.#track(this.#post(event, async () => !waiting()));
+      return;
+    }
     this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId) };
     this.#runError = false;
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
     try {
-      await this.#post(event, async () => {
+      await this.#track(this.#post(event, async () => {
         // not applied only while the service still waits on those calls of the stored reply
         const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
         if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
@@ -1472,7 +1761,7 @@ export class Chat {
         const reply = page.messages.find((m) => m?.id === replyId);
         const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
         return !callIds.every((id) => waiting.includes(id));
-      });
+      }));
     } catch (e) {
       this.#submit = null;
       if (e instanceof MsgError) this.#fail(e);
@@ -1481,19 +1770,53 @@ export class Chat {
     this.#lastEvent = Date.now();
   }
 
+  /** Tracks the `POST /chat/` in flight, for `stop()`. */
+  #track<T>(posting: Promise<T>): Promise<T> {
+    const mine = posting.then(
+      () => {},
+      () => {},
+    );
+    this.#sending = mine;
+    void mine.then(() => {
+      if (this.#sending === mine) this.#sending = undefined;
+    });
+    return posting;
+  }
+
   /**
    * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
    * `"interrupted"` and keeps what it had; a reply waiting for an answer ends so too (its
-   * waiting calls get an `interrupted` result). Does nothing when no reply is in flight (the
-   * service answers an idle interrupt with a stray `REPLY_START`). Rejects with the
-   * transport's `MsgError`.
+   * waiting calls get an `interrupted` result). Works from the moment `send()` was called:
+   * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
+   * that reached an idle service first would be lost, and the turn would run whole); a
+   * turn whose reply had not started is dropped by the service and goes quietly (not
+   * stored, no error). Status `stopping` until the reply ends. Does nothing when no reply
+   * is in flight (the service answers an idle interrupt with a stray `REPLY_START`).
+   * Rejects with the transport's `MsgError` (then the status is what it was).
    */
   async stop(): Promise<void> {
     this.#open();
     const status = this.status;
-    if (status !== "streaming" && status !== "submitted" && status !== "awaiting_input") return;
+    if (status !== "streaming" && status !== "submitted" && status !== "awaiting_input" && status !== "stopping") return;
     for (const posted of this.#posted.values()) posted.stopped = true;
-    await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+    this.#stopping = true;
+    this.#changed();
+    try {
+      // the interrupt after the input it stops (a send that fails takes its turn back)
+      while (this.#sending !== undefined) await this.#sending;
+      this.#open();
+      if (this.#replyStatus(this.getSnapshot().messages, this.pendingActions.filter((a) => a.worker === undefined)) === undefined) {
+        this.#stopping = false;
+        this.#changed();
+        return;
+      }
+      await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+    } catch (e) {
+      this.#stopping = false;
+      this.#changed();
+      throw e;
+    }
+    this.#lastEvent = 0; // the watchdog asks the service at its next tick
     if (this.#submit?.kind === "send" && this.#runLost) {
       // a message waiting behind a lost run's lock: the interrupt cancels it
       for (const posted of this.#posted.values()) posted.over = true;
@@ -1502,11 +1825,37 @@ export class Chat {
     }
   }
 
+  /**
+   * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
+   * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
+   * session (409), `invalid_argument` for an empty name or a transport without `request`.
+   */
+  async rename(name: string): Promise<void> {
+    await this.#patch((sessions) => sessions.rename(this.sessionId, name, { signal: this.#lifetime.signal }));
+  }
+
+  /**
+   * Sets the session's permission mode (`PATCH /sessions/{sid}` with `permission_mode`:
+   * `default`, `accept_edits`, `explore`, `bypass`, `dont_ask`), then reloads `session`
+   * and `state` (the service streams no event for it). Rejects as {@link Chat.rename}.
+   */
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.#patch((sessions) => sessions.setPermissionMode(this.sessionId, mode, { signal: this.#lifetime.signal }));
+  }
+
+  async #patch(change: (sessions: SessionsClient) => Promise<unknown>): Promise<void> {
+    this.#open();
+    if (this.#sessions === null) throw new MsgError("invalid_argument", "the chat's transport has no request(): no session routes");
+    await change(this.#sessions);
+    await this.#loadView();
+  }
+
   /** After status `error` from a lost service: tries the stream again (resets the attempts). */
   reconnect(): void {
     this.#open();
-    if (!this.#fatal || this.#connected) return;
+    if (!this.#fatal || this.#link === "open") return;
     this.#fatal = false;
+    this.#link = "reconnecting";
     this.#error = null;
     this.#changed();
     void this.#run();

@@ -62,8 +62,13 @@ export class MsgError extends Error {
   /** For an HTTP error of the chat client: the response's status (409 for `busy`). */
   readonly status?: number;
 
-  constructor(code: MsgErrorCode, message: string, where?: { index?: number; eventId?: string; sseId?: string; status?: number }) {
-    super(message);
+  /**
+   * `where.cause`: the standard `Error.cause`. The chat client's transport gives a
+   * `service_unavailable` of a request that got no answer in time the cause `"timeout"`
+   * (it may still reach the service: `Chat` never sends such an input again).
+   */
+  constructor(code: MsgErrorCode, message: string, where?: { index?: number; eventId?: string; sseId?: string; status?: number; cause?: unknown }) {
+    super(message, where?.cause === undefined ? undefined : { cause: where.cause });
     this.name = "MsgError";
     this.code = code;
     if (where?.index !== undefined) this.index = where.index;

@@ -4,7 +4,7 @@
 // so a page that imports them paints before the .wasm arrives. With the explicit entry
 // (`agentscope-message/init`) or the zero-config one, the same loaded module is used.
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { AgentScopeTransport, Chat, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult } from "./chat.js";
+import { AgentScopeTransport, Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
 import { init } from "./load.js";
 import type { Msg, MsgJSON } from "./message.js";
@@ -107,7 +107,13 @@ export function useEventStream(url: string | URL | null, options: EventStreamOpt
 }
 
 /** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
-export interface UseChatOptions extends ChatOptions {
+export interface UseChatOptions extends Omit<ChatOptions, "sessionId"> {
+  /**
+   * Resume this session; `null`: open nothing (status `closed`, no request: a page that
+   * picks sessions from its own list shows "nothing open"); absent: a new session is
+   * created.
+   */
+  sessionId?: string | null;
   /**
    * The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport};
    * or several, the instances of one service (failover). A new array with the same URLs
@@ -130,26 +136,40 @@ export interface UseChatOptions extends ChatOptions {
 export interface UseChatResult {
   /** User and assistant messages in order (history, then live). */
   messages: readonly MsgJSON[];
-  /** See `ChatStatus`; `connecting` until the chat is open. */
+  /** See `ChatStatus`; `connecting` until the chat is open, `closed` while `sessionId` is null. */
   status: ChatSnapshot["status"];
+  /** See `ChatConnection`: the event stream's state (`closed` while `sessionId` is null). */
+  connection: ChatSnapshot["connection"];
   /** The last error, or null. */
   error: MsgError | null;
-  /** Tool calls waiting for `confirm` / `submitExternal`. */
-  pendingActions: readonly PendingAction[];
+  /** Tool calls waiting for `confirm` / `submitExternal` (a team worker's with `worker` set). */
+  pendingActions: ChatSnapshot["pendingActions"];
+  /** The session's tasks and permission context (`ChatSnapshot.state`), or null. */
+  state: ChatSnapshot["state"];
+  /** The session's record from the session list (`ChatSnapshot.session`), or null. */
+  session: ChatSnapshot["session"];
+  /** MCP progress of running tool calls, by tool call id (`ChatSnapshot.progress`). */
+  progress: ChatSnapshot["progress"];
   /** Replies joined mid-way (they show what arrived). */
   partial: readonly string[];
   /** The session id, once the chat is open. */
   sessionId: string | null;
   /** The chat itself, once open (null before). */
   chat: Chat | null;
-  /** `Chat.send` (waits for the chat to open). */
-  send: (input: string | Msg | MsgJSON) => Promise<void>;
+  /** `Chat.send` (waits for the chat to open): text, blocks, `{content, metadata}` or a user message. */
+  send: (input: SendInput) => Promise<void>;
+  /** `Chat.post`: any `POST /chat/` input, with `send`'s rules. */
+  post: (input: ChatInput) => Promise<void>;
   /** `Chat.stop`. */
   stop: () => Promise<void>;
   /** `Chat.confirm`. */
   confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: readonly unknown[] | null }) => Promise<void>;
   /** `Chat.submitExternal`. */
   submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
+  /** Whether older stored messages exist (`Chat.hasMore`). */
+  hasMore: boolean;
+  /** `Chat.loadOlder`: loads the page before the oldest message shown; resolves whether more remain. */
+  loadOlder: () => Promise<boolean>;
 }
 
 interface Gate {
@@ -172,10 +192,15 @@ function makeGate(): Gate {
 const CONNECTING: ChatSnapshot = Object.freeze({
   messages: Object.freeze([]),
   status: "connecting",
+  connection: "connecting",
   error: null,
   pendingActions: Object.freeze([]),
+  state: null,
+  session: null,
+  progress: Object.freeze({}),
   partial: Object.freeze([]),
 });
+const OFF: ChatSnapshot = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
 
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
@@ -205,9 +230,17 @@ export function useChat(options: UseChatOptions): UseChatResult {
     const gate = makeGate();
     opening.current = gate;
     const failed = (e: unknown) => setOpenError({ error: e as MsgError, deps: [baseUrl, userId, agentId, sessionId, transport] });
+    if (sessionId === null) {
+      // nothing to open
+      gate.reject(new MsgError("closed", "no chat is open (sessionId is null)"));
+      return () => {
+        if (opening.current === gate) opening.current = null;
+      };
+    }
     // deferred: StrictMode's dev-only unmount comes first and cancels it
     const timer = setTimeout(() => {
-      const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, ...chatOptions } = latest.current;
+      const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, sessionId: id, ...rest } = latest.current;
+      const chatOptions: ChatOptions = { ...rest, ...(id === null || id === undefined ? {} : { sessionId: id }) };
       let how: ChatTransport;
       try {
         how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
@@ -217,13 +250,14 @@ export function useChat(options: UseChatOptions): UseChatResult {
         return;
       }
       // the callbacks are read when they are called: a closure over newer state is used
-      const callbacks: Pick<ChatOptions, "onError" | "onFinish"> = {
+      const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
         onError: (e) => {
           const f = latest.current.onError;
           if (f) f(e);
           else console.error("agentscope-message/chat:", e);
         },
         onFinish: (m) => latest.current.onFinish?.(m),
+        onEvent: (event) => latest.current.onEvent?.(event),
       };
       Chat.open(how, { throttleMs: 16, ...chatOptions, ...callbacks }).then(
         (c) => {
@@ -248,38 +282,44 @@ export function useChat(options: UseChatOptions): UseChatResult {
       if (opening.current === gate) opening.current = null;
     };
   }, [baseUrl, userId, agentId, sessionId, transport]);
-  const snapshot = useSyncExternalStore(
-    chat ? chat.subscribe : noSubscribe,
-    chat ? chat.getSnapshot : () => CONNECTING,
-    chat ? chat.getSnapshot : () => CONNECTING,
-  );
+  const none = sessionId === null ? () => OFF : () => CONNECTING;
+  const snapshot = useSyncExternalStore(chat ? chat.subscribe : noSubscribe, chat ? chat.getSnapshot : none, chat ? chat.getSnapshot : none);
   const ready = useCallback(async (): Promise<Chat> => {
     if (chat !== null) return chat;
     if (opening.current === null) throw new MsgError("closed", "the chat is not open");
     return opening.current.promise;
   }, [chat]);
-  const send = useCallback(async (input: string | Msg | MsgJSON) => (await ready()).send(input), [ready]);
+  const send = useCallback(async (input: SendInput) => (await ready()).send(input), [ready]);
+  const post = useCallback(async (input: ChatInput) => (await ready()).post(input), [ready]);
   const stop = useCallback(async () => (await ready()).stop(), [ready]);
   const confirm = useCallback(
     async (toolCallId: string, confirmed: boolean, o?: { rules?: readonly unknown[] | null }) => (await ready()).confirm(toolCallId, confirmed, o),
     [ready],
   );
   const submitExternal = useCallback(async (results: ExternalResult | readonly ExternalResult[]) => (await ready()).submitExternal(results), [ready]);
+  const loadOlder = useCallback(async () => (await ready()).loadOlder(), [ready]);
   const failed = chat === null && openError !== null && openError.deps.every((d, i) => Object.is(d, deps[i])) ? openError.error : null;
   const error = failed ?? snapshot.error;
   const status = failed !== null ? "error" : snapshot.status;
   return {
     messages: snapshot.messages,
     status,
+    connection: snapshot.connection,
     error,
     pendingActions: snapshot.pendingActions,
+    state: snapshot.state,
+    session: snapshot.session,
+    progress: snapshot.progress,
     partial: snapshot.partial,
     sessionId: chat?.sessionId ?? null,
     chat,
     send,
+    post,
     stop,
     confirm,
     submitExternal,
+    hasMore: chat?.hasMore ?? false,
+    loadOlder,
   };
 }
 

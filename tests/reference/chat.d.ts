@@ -2,6 +2,7 @@ import type { AgentEvent } from "./event.js";
 import { MsgError } from "./errors.js";
 import { Msg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
 import { type Diagnostic, type PendingAction } from "./session.js";
+import { type PermissionMode, type SessionState, type SessionView } from "./sessions.js";
 type EventOf<T extends string> = Extract<AgentEvent, {
     type: T;
 }>;
@@ -29,7 +30,9 @@ export interface HistoryPage {
  * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
  * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
  * (another status; `status` set), `service_unavailable` (the request did not reach the
- * service, or its connection failed before an answer: then it may have been applied).
+ * service, or its connection failed before an answer: then it may have been applied; with
+ * `cause` `"timeout"` when it got no answer in time and may still be on its way, so that
+ * `Chat` never sends it again).
  */
 export interface ChatTransport {
     /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -162,30 +165,91 @@ export declare class AgentScopeTransport implements ChatTransport {
     }): Promise<ServiceStatus>;
 }
 /**
- * Where a {@link Chat} is: `connecting` (no stream yet, or reconnecting), `ready` (idle),
- * `submitted` (an input was posted, its reply has not started), `streaming` (a reply is in
- * flight), `awaiting_input` (a tool call waits for a confirmation or an external result),
- * `error` (see `error`; a failed run, a run lost with its instance (`run_lost`), or a lost
- * service after the reconnect attempts),
- * `closed`.
+ * Where the reply of a {@link Chat} is, whatever the event stream's connection does (see
+ * {@link ChatConnection}): `ready` (idle: a message may be sent), `submitted` (an input is
+ * being posted or was posted, its reply has not started), `streaming` (a reply is in
+ * flight, also while the stream reconnects), `stopping` (from `stop()` until the reply
+ * ends or the service drops the turn), `awaiting_input` (a tool call waits for a
+ * confirmation or an external result: a message sent now is refused with `busy`, since
+ * the service would end the turn with an error), `error` (see `error`; a failed run, a
+ * run lost with its instance (`run_lost`), or a lost service after the reconnect
+ * attempts), `closed` (after `close()`; in `useChat` also while `sessionId` is null).
+ * `connecting` is only `useChat`'s, until its chat has opened (loaded the history): a
+ * `Chat` never has it.
  */
-export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "awaiting_input" | "error" | "closed";
+export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "stopping" | "awaiting_input" | "error" | "closed";
+/**
+ * The event stream's connection: `connecting` (the first connect: the chat works already,
+ * a message sent now streams once the stream is open, from the service's replay log),
+ * `open`, `reconnecting` (it dropped, stalled or was refused: reconnecting with backoff,
+ * `error` says why), `lost` (the attempts ran out, or the session does not exist:
+ * `reconnect()` tries again), `closed`.
+ */
+export type ChatConnection = "connecting" | "open" | "reconnecting" | "lost" | "closed";
 /** What a UI renders of a {@link Chat}; frozen, the same object until something changes. */
 export interface ChatSnapshot {
     /** User and assistant messages in order: stored history, then what this page sent and streamed. */
     readonly messages: readonly MsgJSON[];
-    /** See {@link ChatStatus}. */
+    /** See {@link ChatStatus}: the reply's state (kept apart from the connection's). */
     readonly status: ChatStatus;
+    /** See {@link ChatConnection}: the event stream's state. */
+    readonly connection: ChatConnection;
     /** The last error (a failed request, a failed run, a lost connection), or null. */
     readonly error: MsgError | null;
-    /** Tool calls waiting for `confirm` or `submitExternal`. */
-    readonly pendingActions: readonly PendingAction[];
+    /**
+     * Tool calls waiting for `confirm` or `submitExternal`: this session's, then those of its
+     * team's workers projected onto it (`worker` set; see {@link ChatPendingAction}).
+     */
+    readonly pendingActions: readonly ChatPendingAction[];
+    /**
+     * The session's app state: its task list (`tasks_context`) and permission context (mode
+     * and rules), loaded when the chat opens and replaced by each `CUSTOM state_updated`;
+     * null until known (or with a transport that has no `request`).
+     */
+    readonly state: SessionState | null;
+    /**
+     * The session's record as the session list has it (name, status, team, config), loaded
+     * when the chat opens and again after each `CUSTOM session_updated` (auto-naming, a
+     * rename) or `team_updated`; null until known.
+     */
+    readonly session: SessionView | null;
+    /**
+     * The last `CUSTOM mcp_progress` of each tool call still running, by its `tool_call_id`
+     * (`{progress, total, message, reply_id, tool_call_id}`); a call leaves it when its
+     * result ends.
+     */
+    readonly progress: Readonly<Record<string, McpProgress>>;
     /**
      * Ids of replies this page joined mid-way (a reload, or a reconnect, past the service's
      * replay log: events may be missing): they show what arrived, until the stored one
      * replaces them once the run has saved.
      */
     readonly partial: readonly string[];
+}
+/**
+ * A tool call waiting for an answer: the session's own ({@link PendingAction}), or with
+ * `worker` a team worker's, which the service projects onto the leader's stream as `CUSTOM
+ * subagent_require_user_confirm` (`replyId` is then the worker's reply; `confirm` /
+ * `submitExternal` answer it through the leader session, where the service expects it,
+ * and `CUSTOM subagent_user_confirm_result` clears it). A worker's call does not change
+ * the leader's `status`.
+ */
+export interface ChatPendingAction extends PendingAction {
+    /** The team worker asking (absent for the session's own calls). */
+    readonly worker?: {
+        readonly sessionId: string;
+        readonly agentId: string;
+        readonly agentName: string;
+    };
+}
+/** The value of a `CUSTOM mcp_progress` event: an MCP tool's progress notification. */
+export interface McpProgress {
+    readonly progress: number;
+    readonly total: number | null;
+    readonly message: string | null;
+    readonly reply_id: string;
+    readonly tool_call_id: string;
+    readonly [key: string]: unknown;
 }
 /** Options of {@link Chat.open}. */
 export interface ChatOptions {
@@ -220,7 +284,24 @@ export interface ChatOptions {
     onError?: (error: unknown) => void;
     /** Called with each reply once its `REPLY_END` arrived. */
     onFinish?: (message: MsgJSON) => void;
+    /**
+     * Called with every event of the session's stream, of every type (`CUSTOM` included:
+     * `session_updated`, `state_updated`, `team_updated`, `subagent_require_user_confirm`,
+     * `mcp_progress`, …; see docs/chat.md), once per event `id` across reconnects and
+     * replays, in stream order, after the reducer applied it (the snapshot already holds
+     * it). The events the chat makes up itself (to open a reply it joined mid-way) are not
+     * passed. A listener that throws is reported to `onError`.
+     */
+    onEvent?: (event: AgentEvent) => void;
 }
+/**
+ * What `Chat.send` takes: text; the blocks of a user message (text and data blocks); the
+ * content and metadata of one; or a whole user message.
+ */
+export type SendInput = string | readonly ContentBlockInput[] | {
+    readonly content: string | readonly ContentBlockInput[];
+    readonly metadata?: Record<string, unknown>;
+} | Msg | MsgJSON;
 /** An answer to an external execution (`submitExternal`): the tool result's output. */
 export interface ExternalResult {
     /** The id of the tool call answered. */
@@ -269,7 +350,7 @@ export declare class Chat {
     /** `getSnapshot().error`. */
     get error(): MsgError | null;
     /** `getSnapshot().pendingActions`. */
-    get pendingActions(): readonly PendingAction[];
+    get pendingActions(): readonly ChatPendingAction[];
     /**
      * Resolves with the first snapshot (now or later) whose status is `ready`,
      * `awaiting_input`, `error` or `closed`: the reply in flight has ended, parked, or failed.
@@ -292,18 +373,32 @@ export declare class Chat {
      */
     loadOlder(): Promise<boolean>;
     /**
-     * Sends a user turn (text, or a user `Msg` / its JSON) and starts a run: the turn shows
-     * at once (replaced by the stored one once the run ends), status `submitted` until the
-     * reply starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight
-     * or a tool call waits for an answer (nothing is sent), or when the service stayed busy
-     * for `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is
-     * taken back); `invalid_argument` for text with a lone surrogate, and the model's
-     * errors for a message `Msg.fromJSON` refuses (`invalid_msg`, `role_violation`, …).
+     * Sends a user turn and starts a run: text; blocks (text and data blocks, e.g.
+     * attachments from `dataBlock`); `{content, metadata?}` (a string or blocks, and the
+     * message's metadata); or a whole user `Msg` / its JSON. The turn shows at once
+     * (replaced by the stored one once the run ends), status `submitted` until the reply
+     * starts. Rejects with `MsgError`: `busy` while a reply of this chat is in flight or a
+     * tool call waits for an answer (nothing is sent: the service would end the turn with an
+     * error; keep the text in the composer), or when the service stayed busy for
+     * `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is taken
+     * back); `invalid_argument` for text with a lone surrogate, and the model's errors for a
+     * message the reference refuses (`invalid_msg`, `role_violation` for a block a user
+     * message may not hold, …).
      */
-    send(input: string | Msg | MsgJSON): Promise<void>;
+    send(input: SendInput): Promise<void>;
+    /**
+     * Posts any input `POST /chat/` takes (`ChatInput`), with `send`'s rules: user
+     * message(s) as `send` (shown at once, never applied twice; each checked as a `Msg`), a
+     * `USER_CONFIRM_RESULT` or `EXTERNAL_EXECUTION_RESULT` as `confirm` / `submitExternal`
+     * (its calls must be waiting: `invalid_argument` otherwise, since answering a call that
+     * does not wait parks the service). Rejects as those do; `invalid_argument` for
+     * anything else (null included: it starts nothing the chat could follow).
+     */
+    post(input: ChatInput): Promise<void>;
     /**
      * Answers a tool call waiting for a confirmation (`REQUIRE_USER_CONFIRM`): the reply
-     * continues (the call runs, or ends `denied`). `rules`: permission rules to remember
+     * continues (the call runs, or ends `denied`). A team worker's call (`worker` set in
+     * `pendingActions`) is answered the same way, through this session. `rules`: permission rules to remember
      * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
      * when that call is not waiting (answering twice would park the service), or the
      * transport's `MsgError`.
@@ -320,11 +415,27 @@ export declare class Chat {
     /**
      * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
      * `"interrupted"` and keeps what it had; a reply waiting for an answer ends so too (its
-     * waiting calls get an `interrupted` result). Does nothing when no reply is in flight (the
-     * service answers an idle interrupt with a stray `REPLY_START`). Rejects with the
-     * transport's `MsgError`.
+     * waiting calls get an `interrupted` result). Works from the moment `send()` was called:
+     * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
+     * that reached an idle service first would be lost, and the turn would run whole); a
+     * turn whose reply had not started is dropped by the service and goes quietly (not
+     * stored, no error). Status `stopping` until the reply ends. Does nothing when no reply
+     * is in flight (the service answers an idle interrupt with a stray `REPLY_START`).
+     * Rejects with the transport's `MsgError` (then the status is what it was).
      */
     stop(): Promise<void>;
+    /**
+     * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
+     * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
+     * session (409), `invalid_argument` for an empty name or a transport without `request`.
+     */
+    rename(name: string): Promise<void>;
+    /**
+     * Sets the session's permission mode (`PATCH /sessions/{sid}` with `permission_mode`:
+     * `default`, `accept_edits`, `explore`, `bypass`, `dont_ask`), then reloads `session`
+     * and `state` (the service streams no event for it). Rejects as {@link Chat.rename}.
+     */
+    setPermissionMode(mode: PermissionMode): Promise<void>;
     /** After status `error` from a lost service: tries the stream again (resets the attempts). */
     reconnect(): void;
     /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */

@@ -30,11 +30,17 @@ export declare class MsgError extends Error {
     readonly sseId?: string;
     /** For an HTTP error of the chat client: the response's status (409 for `busy`). */
     readonly status?: number;
+    /**
+     * `where.cause`: the standard `Error.cause`. The chat client's transport gives a
+     * `service_unavailable` of a request that got no answer in time the cause `"timeout"`
+     * (it may still reach the service: `Chat` never sends such an input again).
+     */
     constructor(code: MsgErrorCode, message: string, where?: {
         index?: number;
         eventId?: string;
         sseId?: string;
         status?: number;
+        cause?: unknown;
     });
 }
 /** Called once the .wasm is instantiated (`load.ts`). */

@@ -1,7 +1,7 @@
-import { Chat, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult } from "./chat.js";
+import { Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
-import type { Msg, MsgJSON } from "./message.js";
-import { Session, type PendingAction, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
+import type { MsgJSON } from "./message.js";
+import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 /**
  * The session's current snapshot; the component re-renders when a `feed` / `end` /
  * `apply` changed a message (`useSyncExternalStore` over `session.subscribe` and
@@ -35,7 +35,13 @@ export interface EventStreamState {
  */
 export declare function useEventStream(url: string | URL | null, options?: EventStreamOptions): EventStreamState;
 /** Options of {@link useChat}: where the service is (or a transport), and the chat's options. */
-export interface UseChatOptions extends ChatOptions {
+export interface UseChatOptions extends Omit<ChatOptions, "sessionId"> {
+    /**
+     * Resume this session; `null`: open nothing (status `closed`, no request: a page that
+     * picks sessions from its own list shows "nothing open"); absent: a new session is
+     * created.
+     */
+    sessionId?: string | null;
     /**
      * The service's base URL (with `userId` and `agentId`), for an {@link AgentScopeTransport};
      * or several, the instances of one service (failover). A new array with the same URLs
@@ -57,20 +63,30 @@ export interface UseChatOptions extends ChatOptions {
 export interface UseChatResult {
     /** User and assistant messages in order (history, then live). */
     messages: readonly MsgJSON[];
-    /** See `ChatStatus`; `connecting` until the chat is open. */
+    /** See `ChatStatus`; `connecting` until the chat is open, `closed` while `sessionId` is null. */
     status: ChatSnapshot["status"];
+    /** See `ChatConnection`: the event stream's state (`closed` while `sessionId` is null). */
+    connection: ChatSnapshot["connection"];
     /** The last error, or null. */
     error: MsgError | null;
-    /** Tool calls waiting for `confirm` / `submitExternal`. */
-    pendingActions: readonly PendingAction[];
+    /** Tool calls waiting for `confirm` / `submitExternal` (a team worker's with `worker` set). */
+    pendingActions: ChatSnapshot["pendingActions"];
+    /** The session's tasks and permission context (`ChatSnapshot.state`), or null. */
+    state: ChatSnapshot["state"];
+    /** The session's record from the session list (`ChatSnapshot.session`), or null. */
+    session: ChatSnapshot["session"];
+    /** MCP progress of running tool calls, by tool call id (`ChatSnapshot.progress`). */
+    progress: ChatSnapshot["progress"];
     /** Replies joined mid-way (they show what arrived). */
     partial: readonly string[];
     /** The session id, once the chat is open. */
     sessionId: string | null;
     /** The chat itself, once open (null before). */
     chat: Chat | null;
-    /** `Chat.send` (waits for the chat to open). */
-    send: (input: string | Msg | MsgJSON) => Promise<void>;
+    /** `Chat.send` (waits for the chat to open): text, blocks, `{content, metadata}` or a user message. */
+    send: (input: SendInput) => Promise<void>;
+    /** `Chat.post`: any `POST /chat/` input, with `send`'s rules. */
+    post: (input: ChatInput) => Promise<void>;
     /** `Chat.stop`. */
     stop: () => Promise<void>;
     /** `Chat.confirm`. */
@@ -79,6 +95,10 @@ export interface UseChatResult {
     }) => Promise<void>;
     /** `Chat.submitExternal`. */
     submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
+    /** Whether older stored messages exist (`Chat.hasMore`). */
+    hasMore: boolean;
+    /** `Chat.loadOlder`: loads the page before the oldest message shown; resolves whether more remain. */
+    loadOlder: () => Promise<boolean>;
 }
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a

@@ -442,7 +442,9 @@ test("a stream lost while a reply parks on a confirmation: after the reconnect, 
   // the stream breaks before REQUIRE_USER_CONFIRM and stays out of reach while the run parks
   proxy.refuseStreams(true);
   await proxy.dropStreams();
-  await until(() => chat.status === "connecting", "the reconnect");
+  await until(() => chat.getSnapshot().connection === "reconnecting", "the reconnect");
+  // the reply's status is kept apart from the connection's
+  assert.ok(chat.status === "streaming" || chat.status === "awaiting_input", chat.status);
   await new Promise((r) => setTimeout(r, 1500));
   proxy.refuseStreams(false);
   // the replay after the cursor holds nothing of the parked reply: the stored one is put in
@@ -536,4 +538,108 @@ test("the README's plain TypeScript example (examples/chat.ts) runs on the packe
   const out = execFileSync(process.execPath, ["--import", "tsx", "chat.ts", JSON.stringify(service.info)], { cwd: scratch, encoding: "utf8", timeout: 120_000 });
   assert.match(out, /^approving Bash \{"command": "touch confirm.txt"/m);
   assert.match(out, /^The Bash call was approved\.$/m);
+});
+
+// ---------------------------------------------------------------- issue 29: status, stop, repair, never twice
+
+test("a new chat is ready before its stream's headers arrive (a proxy holding them until the first byte): send works, the reply streams", async () => {
+  proxy.holdStreamHeaders(true);
+  try {
+    const chat = await open();
+    // the service sends a new session's stream no byte until an event or its 30 s heartbeat
+    assert.equal(chat.status, "ready");
+    assert.equal(chat.getSnapshot().connection, "connecting");
+    await chat.send("hello before the headers");
+    await assertStored(chat);
+    assert.equal(texts(lastReply(chat))[0], "You said: hello before the headers");
+    assert.equal(chat.getSnapshot().connection, "open");
+    chat.close();
+  } finally {
+    proxy.holdStreamHeaders(false);
+  }
+});
+
+test("stop() right after send(), before the stream's headers came: the interrupt follows the POST, the reply does not run whole", async () => {
+  proxy.holdStreamHeaders(true);
+  try {
+    const chat = await open();
+    const from = proxy.requests.length;
+    const sending = chat.send("long 3000");
+    const stopping = chat.stop();
+    assert.equal(chat.status, "stopping");
+    await Promise.all([sending, stopping]);
+    const mine = proxy.requests.slice(from).filter((r) => r === "POST /chat/" || r.endsWith("/interrupt"));
+    assert.deepEqual(mine, ["POST /chat/", `POST /sessions/${chat.sessionId}/interrupt`]);
+    const all = await assertStored(chat);
+    assert.equal(chat.status, "ready");
+    assert.equal(chat.error, null);
+    const reply = all.find((m) => m.role === "assistant");
+    // dropped before it started, or ended interrupted: never the whole reply
+    if (reply !== undefined) assert.equal(reply.finished_reason, "interrupted");
+    assert.ok(!JSON.stringify(all).includes("w2999 "));
+    chat.close();
+  } finally {
+    proxy.holdStreamHeaders(false);
+  }
+});
+
+test("stop() right after send() (status submitted): a turn the service drops ends quietly, no run_lost", async () => {
+  const chat = await open();
+  const sending = chat.send("slow");
+  assert.equal(chat.status, "submitted");
+  await chat.stop();
+  await sending;
+  await assertStored(chat);
+  assert.equal(chat.status, "ready");
+  // the watchdog asks the service (statusPollMs 1000 here): nothing to report
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(chat.error, null);
+  assert.equal(chat.status, "ready");
+  await assertStored(chat);
+  chat.close();
+});
+
+test("the reload that repairs a reply joined past the replay log is retried after a 503", async () => {
+  const first = await open();
+  await first.send("long 2500");
+  await until(() => (texts(lastReply(first))[0]?.length ?? 0) > words(1400).length, "1,400 words", 60_000);
+  first.close();
+  const errors: unknown[] = [];
+  const reloaded = await open({ sessionId: first.sessionId, onError: (e) => errors.push(e), retry: { initialMs: 200, maxMs: 1000 } });
+  await until(() => reloaded.getSnapshot().partial.length > 0, "a partial reply");
+  // the reloads after REPLY_END fail twice
+  proxy.failNext(/^GET \/sessions\/[^/]+\/messages$/, 503, 2);
+  await assertStored(reloaded);
+  assert.deepEqual(reloaded.getSnapshot().partial, []);
+  assert.equal(texts(lastReply(reloaded))[0], words(2500));
+  assert.equal(errors.filter((e) => (e as MsgError).status === 503).length, 2);
+  reloaded.close();
+});
+
+test("two text deltas delivered swapped: once the run saved, the page shows the stored reply", async () => {
+  proxy.swapNext('"delta": "w3 "');
+  const chat = await open();
+  await chat.send("long 10");
+  await assertStored(chat);
+  assert.equal(texts(lastReply(chat))[0], words(10));
+  chat.close();
+});
+
+test("a POST /chat/ held past timeoutMs before it reaches the service: waited for, never sent twice", async () => {
+  const held = new AgentScopeTransport({
+    baseUrl: proxy.url, userId: service.userId, agentId: service.agentId, timeoutMs: 2000, session: { chat_model_config: chatModelConfig },
+  });
+  const chat = await Chat.open(held, { statusPollMs: 1000, onError: () => {} });
+  opened.push(chat);
+  const from = proxy.requests.length;
+  proxy.holdNextPost(4500);
+  await chat.send("hello held");
+  const all = await assertStored(chat);
+  assert.deepEqual(all.map((m) => m.role), ["user", "assistant"]);
+  assert.equal(texts(all[1])[0], "You said: hello held");
+  assert.equal(proxy.requests.slice(from).filter((r) => r === "POST /chat/").length, 1);
+  // no second run shows up later either
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await stored(service, chat.sessionId)).length, 2);
+  chat.close();
 });

@@ -106,7 +106,7 @@ test("permission mode: PATCH emits no event and changes the record; the next sta
     const from = watch.events.length;
     await sendUser(service, sessionId, "confirm");
     await watch.waitFor(replyEnd, "the confirm reply to end", 30_000, from);
-    const mine = watch.events.slice(from);
+    const mine: Json[] = watch.events.slice(from);
     assert.equal(mine.some((e) => e.type === "REQUIRE_USER_CONFIRM"), false);
     assert.equal(texts(mine), "I need to create a file.The Bash call was approved.");
   });

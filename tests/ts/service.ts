@@ -94,6 +94,14 @@ export interface Proxy {
    * (not forwarded), or `"after"` the service answered (the answer is not relayed).
    */
   breakNextPost: (when: "before" | "after") => void;
+  /** The next `count` requests whose `METHOD /path` matches get `status` (not forwarded). */
+  failNext: (match: RegExp, status: number, count?: number) => void;
+  /** The next `POST /chat/` reaches the service after `ms`, also when its client gave up meanwhile. */
+  holdNextPost: (ms: number) => void;
+  /** On the next event-stream response, the frame holding `text` comes after the frame behind it. */
+  swapNext: (text: string) => void;
+  /** While on, event-stream headers are not sent before the first byte (as Node's own proxies do). */
+  holdStreamHeaders: (on: boolean) => void;
   close: () => Promise<void>;
 }
 
@@ -110,8 +118,19 @@ export async function startProxy(target: string): Promise<Proxy> {
   let postDelay = 0;
   let inject: string | undefined;
   let breakPost: "before" | "after" | undefined;
+  let failing: { match: RegExp; status: number; count: number } | undefined;
+  let holdPost = 0;
+  let swap: string | undefined;
+  let holdHeaders = false;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push(`${req.method} ${req.url!.split("?")[0]}`);
+    const line = `${req.method} ${req.url!.split("?")[0]}`;
+    requests.push(line);
+    if (failing !== undefined && failing.count > 0 && failing.match.test(line)) {
+      failing.count -= 1;
+      statuses.push(`${line} ${failing.status}`);
+      res.writeHead(failing.status, { "content-type": "application/json" }).end('{"detail": "injected by the test proxy"}');
+      return;
+    }
     const isPost = req.method === "POST" && req.url!.startsWith("/chat/");
     const myBreak = isPost ? breakPost : undefined;
     if (isPost) breakPost = undefined;
@@ -136,10 +155,14 @@ export async function startProxy(target: string): Promise<Proxy> {
     if (isStream) inject = undefined;
     const myCut = isStream ? cut : undefined;
     const myStall = isStream ? stall : undefined;
+    const mySwap = isStream ? swap : undefined;
     if (isStream) {
       cut = undefined;
       stall = undefined;
+      swap = undefined;
     }
+    const myHold = isPost ? holdPost : 0;
+    if (isPost) holdPost = 0;
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -150,9 +173,34 @@ export async function startProxy(target: string): Promise<Proxy> {
           return;
         }
         res.writeHead(up.statusCode ?? 502, up.headers);
-        res.flushHeaders();
+        if (!(isStream && holdHeaders)) res.flushHeaders();
         if (myInject !== undefined) res.write(myInject);
         let sent = 0;
+        // (swapping: whole frames are forwarded, the one holding the text after its successor)
+        let frames = "";
+        let held: string | undefined;
+        if (mySwap !== undefined) {
+          up.setEncoding("utf8");
+          up.on("data", (text: string) => {
+            frames += text;
+            for (let end = frames.indexOf("\n\n"); end >= 0; end = frames.indexOf("\n\n")) {
+              const frame = frames.slice(0, end + 2);
+              frames = frames.slice(end + 2);
+              if (held === undefined && frame.includes(mySwap)) {
+                held = frame;
+                continue;
+              }
+              res.write(frame);
+              if (held !== undefined) {
+                res.write(held);
+                held = "";
+              }
+            }
+          });
+          up.on("end", () => res.end(frames));
+          up.on("error", () => res.socket?.destroy());
+          return;
+        }
         up.on("data", (chunk: Buffer) => {
           if (myStall !== undefined && sent >= myStall) return;
           let piece = chunk;
@@ -170,6 +218,12 @@ export async function startProxy(target: string): Promise<Proxy> {
       },
     );
     out.on("error", () => res.socket?.destroy());
+    if (myHold > 0) {
+      const body: Buffer[] = [];
+      req.on("data", (d: Buffer) => body.push(d));
+      req.on("end", () => setTimeout(() => out.end(Buffer.concat(body)), myHold));
+      return; // forwarded whatever the client does meanwhile
+    }
     if (req.method === "POST" && req.url!.startsWith("/chat/") && postDelay > 0) {
       const body: Buffer[] = [];
       req.on("data", (d: Buffer) => body.push(d));
@@ -195,6 +249,10 @@ export async function startProxy(target: string): Promise<Proxy> {
     delayPosts: (ms) => void (postDelay = ms),
     injectNext: (text) => void (inject = text),
     breakNextPost: (when) => void (breakPost = when),
+    failNext: (match, status, count = 1) => void (failing = { match, status, count }),
+    holdNextPost: (ms) => void (holdPost = ms),
+    swapNext: (text) => void (swap = text),
+    holdStreamHeaders: (on) => void (holdHeaders = on),
     dropStreams: async () => {
       for (const res of streams) res.socket?.destroy();
       streams.clear();
