@@ -38,7 +38,7 @@ export default function App({ userId, agentId, chatModelConfig }: ChatProps) {
     session: { chat_model_config: chatModelConfig },
   });
   const [text, setText] = useState("");
-  const busy = status === "submitted" || status === "streaming";
+  const busy = status === "submitted" || status === "streaming" || status === "stopping";
   return (
     <main>
       {messages.map((m) => (
