@@ -1244,9 +1244,11 @@ export class Chat {
       this.#passedSkipped.add(id);
     }
     if (event.type === "CUSTOM") this.#custom(event.name, event.value as Record<string, unknown> | null);
-    else if (event.type === "TOOL_RESULT_END" && event.tool_call_id in this.#progress) {
-      const { [event.tool_call_id]: _done, ...rest } = this.#progress;
-      this.#progress = Object.freeze(rest);
+    else if (event.type === "TOOL_RESULT_END" || event.type === "REPLY_END") {
+      // a call's progress ends with its result (or its reply: an interrupted call)
+      const entries = Object.entries(this.#progress);
+      const kept = entries.filter(([call, p]) => (event.type === "TOOL_RESULT_END" ? call !== event.tool_call_id : p.reply_id !== event.reply_id));
+      if (kept.length < entries.length) this.#progress = Object.freeze(Object.fromEntries(kept));
     }
     if (this.#options.onEvent === undefined) return;
     try {
@@ -1265,7 +1267,9 @@ export class Chat {
         break;
       case "session_updated":
       case "team_updated":
-        void this.#loadView().catch((e: unknown) => this.#report(e));
+        void this.#loadView().catch((e: unknown) => {
+          if (!this.#closed) this.#report(e);
+        });
         break;
       case "subagent_require_user_confirm": {
         const ask = v.event as { type?: unknown; tool_calls?: unknown } | undefined;

@@ -609,7 +609,11 @@ test("the reload that repairs a reply joined past the replay log is retried afte
   await until(() => reloaded.getSnapshot().partial.length > 0, "a partial reply");
   // the reloads after REPLY_END fail twice
   proxy.failNext(/^GET \/sessions\/[^/]+\/messages$/, 503, 2);
-  await assertStored(reloaded);
+  try {
+    await assertStored(reloaded);
+  } finally {
+    proxy.failNext(/$^/, 0, 0);
+  }
   assert.deepEqual(reloaded.getSnapshot().partial, []);
   assert.equal(texts(lastReply(reloaded))[0], words(2500));
   assert.equal(errors.filter((e) => (e as MsgError).status === 503).length, 2);
