@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { build, createServer as createViteServer, type ViteDevServer } from "vite";
 import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
-import { startService, stored, type Service } from "./service.ts";
+import { api, newSession, startService, stored, type Service } from "./service.ts";
 
 // Under target/ (git-ignored): vite, react and react-dom resolve from the repository's
 // node_modules by walking up; the package comes from the tarball, installed by npm.
@@ -47,6 +47,14 @@ const historyPages: { sessionId: string; isRunning: boolean }[] = [];
 const frames = new Map<string, number>();
 /** How long the static server holds a `.wasm` response (test 4). */
 let wasmDelayMs = 0;
+/** The event-stream responses open now (`dropStreams` ends them, as a network drop would). */
+const openStreams = new Set<ServerResponse>();
+
+/** Ends every event-stream connection open now. */
+function dropStreams(): void {
+  for (const res of openStreams) res.socket?.destroy();
+  openStreams.clear();
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -58,6 +66,10 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
   requestedAt.push(Date.now());
   const stream = /^\/sessions\/([^/]+)\/stream$/.exec(bare)?.[1];
   const history = /^\/sessions\/([^/]+)\/messages$/.exec(bare)?.[1];
+  if (stream !== undefined) {
+    openStreams.add(res);
+    res.on("close", () => openStreams.delete(res));
+  }
   const upstream = new URL(service!.url);
   const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (up) => {
     res.writeHead(up.statusCode ?? 502, up.headers);
@@ -123,7 +135,7 @@ before(async () => {
     configFile: false,
     logLevel: "error",
     oxc,
-    build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: ["plain.html", "react.html"].map((f) => join(app, f)) } },
+    build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: ["plain.html", "react.html", "events.html"].map((f) => join(app, f)) } },
   });
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -681,6 +693,367 @@ test("examples/react-chat/App.tsx works: confirm, Approve, the approved reply sh
     assert.deepEqual(shown.map(([role]) => role), ["user", "assistant"]);
     assert.equal(shown[0]![1], "confirm");
     assert.match(shown[1]![1]!, /^I need to create a file\.Bash\(.*touch confirm\.txt.*\) · finished→ .* · successThe Bash call was approved\.$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// ------------------------------------------------------------------ 6. the whole app (issue 29)
+
+/** The 1×1 PNG events.js attaches (70 bytes: 96 base64 characters). */
+const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+interface WholeSnapshot {
+  sessionId: string;
+  status: string;
+  connection: string;
+  error: { code: string; message: string } | null;
+  messages: Json[];
+  state: Json | null;
+  session: Json | null;
+  progress: Json;
+  partial: string[];
+  pendingActions: { kind: string; replyId: string; toolCall: Json; worker: { sessionId: string; agentId: string; agentName: string } | null }[];
+  events: Json[];
+  errors: string[];
+}
+type Settled = { value?: unknown; error?: string; message?: string };
+type Whole = {
+  open(): Promise<string>;
+  send(input: unknown): Promise<Settled>;
+  sendImage(): Promise<{ block: Json; sent: Settled }>;
+  confirm(toolCallId: string, approved: boolean): Promise<Settled>;
+  snapshot(): WholeSnapshot;
+};
+declare const whole: Whole;
+
+/** events.html (the production build) with a new chat on a new session. */
+async function openWhole(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
+  const opened = await newPage("/events.html");
+  await opened.page.waitForFunction(() => document.getElementById("status")?.textContent === "idle", undefined, { timeout: WAIT });
+  const sessionId = await opened.page.evaluate(() => whole.open());
+  assert.match(sessionId, /^[0-9a-f]{32}$/);
+  return { ...opened, sessionId };
+}
+
+const wholeSnap = (page: Page) => page.evaluate(() => whole.snapshot());
+const textOf = (m: Json | undefined) => (m?.content ?? []).filter((b: Json) => b.type === "text").map((b: Json) => b.text).join("");
+const atRest = (s: { status: string }) => ["ready", "awaiting_input", "error"].includes(s.status);
+
+/**
+ * Waits until the page is at rest (`ready`, `awaiting_input`, `error`) and shows what the
+ * service stored (the run saves after its REPLY_END), and `ok` holds; asserts they are equal.
+ */
+async function wholeEqualsStored(page: Page, ok: (s: WholeSnapshot) => boolean = () => true): Promise<{ s: WholeSnapshot; want: Json[] }> {
+  let s = await wholeSnap(page);
+  let want: Json[] = [];
+  for (const t0 = Date.now(); Date.now() - t0 < WAIT; await sleep(100)) {
+    s = await wholeSnap(page);
+    if (!atRest(s) || !ok(s)) continue;
+    want = comparable(await stored(service!, s.sessionId));
+    if (JSON.stringify(comparable(s.messages)) === JSON.stringify(want)) break;
+  }
+  assert.ok(atRest(s) && ok(s), `at rest (status ${s.status})`);
+  assert.deepEqual(comparable(s.messages), want);
+  assert.deepEqual(s.partial, []);
+  return { s, want };
+}
+
+/** The service's own view of a session: its entry in `GET /sessions/?agent_id=A`. */
+async function listed(sessionId: string): Promise<Json> {
+  const { sessions } = await api(service!, "GET", `/sessions/?agent_id=${service!.agentId}`);
+  const entry = (sessions as Json[]).find((v) => v.session.id === sessionId);
+  assert.ok(entry !== undefined, `session ${sessionId} in the list`);
+  return entry;
+}
+
+const customs = (events: Json[], name: string) => events.filter((e) => e.type === "CUSTOM" && e.name === name);
+
+test("whole app, plain Chat in Chromium: onEvent sees every event once across a reconnect (CUSTOM state_updated after task); state and session equal the service's list entry", TEST, async () => {
+  const { page, problems, sessionId } = await openWhole();
+  try {
+    // loaded when the chat opened: no task yet, the default mode, the session's own record
+    let s = await wholeSnap(page);
+    assert.deepEqual(s.state?.tasks_context.tasks, []);
+    assert.equal(s.state?.permission_context.mode, "default");
+    assert.equal(s.session?.session.id, sessionId);
+    assert.deepEqual(s.events, []);
+    assert.deepEqual(await page.evaluate(() => whole.send("task")), { value: null });
+    ({ s } = await wholeEqualsStored(page, (x) => customs(x.events, "session_updated").length === 1));
+    assert.deepEqual(s.messages.map((m) => m.role), ["user", "assistant"]);
+    assert.equal(textOf(s.messages[1]), "Creating a task.The task is on the list.");
+
+    // a dropped stream: the reconnect replays the run from the service's log; nothing passes twice
+    const streamsBefore = requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length;
+    const eventsBefore = s.events.length;
+    dropStreams();
+    await page.waitForFunction(() => whole.snapshot().connection === "reconnecting", undefined, { timeout: WAIT, polling: 20 });
+    await page.waitForFunction(() => whole.snapshot().connection === "open", undefined, { timeout: WAIT, polling: 50 });
+    assert.equal(requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length, streamsBefore + 1, "one reconnect");
+    await sleep(500); // the replay, had it passed anything
+    s = await wholeSnap(page);
+    assert.equal(s.events.length, eventsBefore, "the replay passed nothing again");
+    const ids = s.events.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length, "each event once");
+    const types = s.events.map((e) => (e.type === "CUSTOM" ? `CUSTOM ${e.name}` : e.type));
+    // the stream's order (scripts/agentscope-service.md, the `task` sequence)
+    assert.equal(types[0], "REPLY_START");
+    const at = (t: string, from = 0) => types.indexOf(t, from);
+    assert.ok(at("TOOL_CALL_END") < at("CUSTOM state_updated"), types.join());
+    assert.ok(at("CUSTOM state_updated") < at("TOOL_RESULT_START"), types.join());
+    assert.deepEqual(types.slice(at("REPLY_END")), ["REPLY_END", "CUSTOM state_updated", "CUSTOM session_updated"]);
+    assert.equal(customs(s.events, "state_updated").length, 2);
+    assert.ok(s.events.every((e) => e.type === "CUSTOM" || e.reply_id === s.messages[1].id), "every other event is of the one reply");
+
+    // the state: the last state_updated's value, and the service's own record
+    const entry = await listed(sessionId);
+    const { tasks_context, permission_context } = entry.session.state;
+    assert.deepEqual(s.state, { tasks_context, permission_context });
+    assert.deepEqual(s.state, customs(s.events, "state_updated").at(-1)!.value);
+    assert.deepEqual(s.state!.tasks_context.tasks.map((t: Json) => [t.id, t.subject, t.state]), [["1", "Write the report", "pending"]]);
+    // the record, reloaded after session_updated: the auto-named title
+    await page.waitForFunction((name) => whole.snapshot().session?.session.config.name === name, entry.session.config.name, { timeout: WAIT, polling: 50 });
+    assert.match(entry.session.config.name, /^Chat: task/);
+    // still equal to the store after the reconnect
+    await wholeEqualsStored(page);
+    // the drop, reported once to onError (and by Chromium as the cut response); nothing else went wrong
+    assert.deepEqual(s.errors, ["service_unavailable"]);
+    assert.deepEqual(problems, ["console.error: Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING"]);
+  } finally {
+    await page.close();
+  }
+});
+
+test("whole app, plain Chat in Chromium: a browser File through dataBlock, sent as blocks with seeimage; the model received it, the stored turn holds it", TEST, async () => {
+  const { page, problems } = await openWhole();
+  try {
+    const { block, sent } = await page.evaluate(() => whole.sendImage());
+    assert.deepEqual(sent, { value: null });
+    // the File's name kept, its bytes as base64
+    assert.deepEqual(block, { type: "data", name: "dot.png", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } });
+    const { want } = await wholeEqualsStored(page);
+    assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
+    assert.deepEqual(want[0].content.map((b: Json) => b.type), ["text", "data"]);
+    assert.equal(want[0].content[0].text, "seeimage");
+    assert.deepEqual(want[0].content[1].source, block.source);
+    assert.equal(want[0].content[1].name, "dot.png");
+    assert.equal(textOf(want[1]), `I received image/png (base64, ${PNG_BASE64.length} chars).`);
+    assert.equal(textOf(want[1]), "I received image/png (base64, 96 chars).");
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("whole app, plain Chat in Chromium: team, the worker's confirmation in pendingActions (worker set, the leader ready), confirm, the leader's reply", TEST, async () => {
+  const { page, problems, sessionId } = await openWhole();
+  try {
+    assert.deepEqual(await page.evaluate(() => whole.send("team")), { value: null });
+    await page.waitForFunction(() => whole.snapshot().pendingActions.some((a) => a.worker !== null), undefined, { timeout: WAIT, polling: 50 });
+    // the worker's call does not hold the leader: at rest, its reply as stored
+    let { s } = await wholeEqualsStored(page, (x) => customs(x.events, "team_updated").length === 2);
+    assert.equal(s.status, "ready");
+    assert.deepEqual(s.messages.map((m) => m.role), ["user", "assistant"]);
+    assert.equal(textOf(s.messages[1]), "Creating a team.The team is at work.");
+    const workers = s.pendingActions.filter((a) => a.worker !== null);
+    assert.equal(workers.length, 1);
+    const action = workers[0]!;
+    assert.equal(action.kind, "confirm");
+    assert.equal(action.worker!.agentName, "worker");
+    assert.equal(action.toolCall.name, "Bash");
+    assert.equal(JSON.parse(action.toolCall.input).command, "touch worker.txt");
+    // as the leader's stream carried it
+    const asked = customs(s.events, "subagent_require_user_confirm").at(-1)!.value;
+    assert.deepEqual([asked.worker_session_id, asked.worker_agent_id, asked.reply_id], [action.worker!.sessionId, action.worker!.agentId, action.replyId]);
+    assert.deepEqual(asked.event.tool_calls.map((c: Json) => c.id), [action.toolCall.id]);
+    // the team in the session record, as the service lists it
+    await page.waitForFunction(() => whole.snapshot().session?.team != null, undefined, { timeout: WAIT, polling: 50 });
+    const entry = await listed(sessionId);
+    s = await wholeSnap(page);
+    assert.equal(entry.team.team.data.name, "Scripted team");
+    assert.equal(entry.team.team.data.members[0].session_id, action.worker!.sessionId);
+    assert.deepEqual(s.session!.team, entry.team);
+
+    const posts = requests.length;
+    assert.deepEqual(await page.evaluate((id) => whole.confirm(id, true), action.toolCall.id), { value: null });
+    // through the leader session (its POST /chat/), not the worker's
+    assert.deepEqual(requests.slice(posts).filter((r) => r.startsWith("POST ")), ["POST /chat/"]);
+    ({ s } = await wholeEqualsStored(page, (x) => x.messages.length === 3 && x.pendingActions.length === 0));
+    assert.equal(textOf(s.messages[2]), "The worker said: report: the Bash call was approved.");
+    assert.equal(s.messages[2].role, "assistant");
+    assert.equal(s.messages[2].finished_reason, "completed");
+    assert.equal(customs(s.events, "subagent_user_confirm_result").length, 1);
+    assert.equal(customs(s.events, "subagent_user_confirm_result")[0]!.value.reply_id, action.replyId);
+    const ids = s.events.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length, "each event once");
+    assert.equal(s.error, null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// useChat (react-app.jsx, the Vite dev server: StrictMode's double mount)
+
+interface AppShown {
+  status: string;
+  connection: string;
+  sessionId: string;
+  error: string;
+  hasMore: string;
+  title: string;
+  tasks: [string, string][];
+  mode: string;
+  state: Json | null;
+  messages: Json[];
+  rendered: string[];
+}
+/** What react-app.jsx puts on `window.app`. */
+type AppApi = {
+  send(input: unknown): Promise<Settled>;
+  stop(): Promise<Settled>;
+  loadOlder(): Promise<Settled>;
+  sendThenStop(input: unknown): Promise<[Settled, Settled]>;
+};
+
+const readWhole = (page: Page): Promise<AppShown> =>
+  page.evaluate(() => {
+    const d = document.getElementById("app")!.dataset;
+    return {
+      status: d.status ?? "",
+      connection: d.connection ?? "",
+      sessionId: d.session ?? "",
+      error: d.error ?? "",
+      hasMore: d.hasMore ?? "",
+      title: d.title ?? "",
+      tasks: [...document.querySelectorAll("#tasks li")].map((li) => [li.textContent!, (li as HTMLElement).dataset.state!] as [string, string]),
+      mode: document.getElementById("mode")!.textContent!,
+      state: JSON.parse(document.getElementById("state")!.textContent!),
+      messages: JSON.parse(document.getElementById("messages")!.textContent!),
+      rendered: (window as unknown as { rendered: string[] }).rendered,
+    };
+  });
+
+/** Waits until the page renders `status` and shows what the service stored (and `ok` holds). */
+async function shownEqualsStored(page: Page, sessionId: string, ok: (s: AppShown) => boolean = () => true): Promise<{ s: AppShown; want: Json[] }> {
+  let s = await readWhole(page);
+  let want: Json[] = [];
+  for (const t0 = Date.now(); Date.now() - t0 < WAIT; await sleep(100)) {
+    s = await readWhole(page);
+    if (s.status !== "ready" || !ok(s)) continue;
+    want = comparable(await stored(service!, sessionId));
+    if (JSON.stringify(comparable(s.messages)) === JSON.stringify(want)) break;
+  }
+  assert.equal(s.status, "ready");
+  assert.ok(ok(s), JSON.stringify({ ...s, messages: s.messages.length }));
+  assert.deepEqual(comparable(s.messages), want);
+  return { s, want };
+}
+
+/** Calls `window.app[name](input)` in the page. */
+const callApp = <K extends keyof AppApi>(page: Page, name: K, input?: unknown) =>
+  page.evaluate(([n, i]) => (window as unknown as { app: Record<string, (x?: unknown) => Promise<unknown>> }).app[n]!(i), [name, input] as const) as ReturnType<AppApi[K]>;
+
+test("whole app, useChat (Vite dev server, StrictMode): sessionId null opens nothing (closed, no request); a session id opens it (connection open); state after task equals the service's; hasMore false, loadOlder resolves false", TEST, async () => {
+  const before = requests.length;
+  const { page, problems } = await newPage(`/dev/react-app.html?${query()}&session=none`);
+  try {
+    await page.waitForFunction(() => (window as unknown as { mounts?: number }).mounts === 2, undefined, { timeout: WAIT });
+    await sleep(1_000); // past the deferred open of a chat, had there been one
+    let s = await readWhole(page);
+    assert.deepEqual([s.status, s.connection, s.sessionId, s.error, s.hasMore], ["closed", "closed", "", "", "false"]);
+    assert.deepEqual(s.messages, []);
+    assert.equal(s.state, null);
+    assert.deepEqual(s.rendered, ["closed/closed"]);
+    // nothing to send to
+    const refused = await callApp(page, "send", "hello nobody");
+    assert.equal(refused.error, "closed");
+    assert.deepEqual(requests.slice(before), [], "no request reached the service");
+
+    // a session made elsewhere (the service's own API, not through the page's proxy), then picked
+    const sessionId = await newSession(service!);
+    const picked = requests.length;
+    await page.evaluate((id) => (window as unknown as { setSession: (id: string) => void }).setSession(id), sessionId);
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
+    s = await readWhole(page);
+    assert.deepEqual([s.status, s.connection, s.sessionId], ["ready", "open", sessionId]);
+    assert.equal(s.rendered[0], "closed/closed");
+    assert.equal(s.rendered.at(-1), "ready/open");
+    assert.ok(!s.rendered.some((r) => r.startsWith("error")), s.rendered.join());
+    const made = requests.slice(picked);
+    const mine = (what: string) => made.filter((r) => r === what).length;
+    assert.deepEqual(
+      { createSession: mine("POST /sessions/"), stream: mine(`GET /sessions/${sessionId}/stream`), history: mine(`GET /sessions/${sessionId}/messages`) },
+      { createSession: 0, stream: 1, history: 1 },
+      made.join("\n"),
+    );
+    // the state loaded on open: no task, the default mode
+    assert.deepEqual([s.tasks, s.mode], [[], "default"]);
+
+    assert.deepEqual(await callApp(page, "send", "task"), { value: null });
+    ({ s } = await shownEqualsStored(page, sessionId, (x) => x.tasks.length === 1 && x.messages.length === 2));
+    assert.equal(textOf(s.messages[1]), "Creating a task.The task is on the list.");
+    assert.deepEqual(s.tasks, [["Write the report", "pending"]]);
+    const entry = await listed(sessionId);
+    const { tasks_context, permission_context } = entry.session.state;
+    assert.deepEqual(s.state, { tasks_context, permission_context });
+    assert.equal(s.mode, permission_context.mode);
+    await page.waitForFunction((name) => document.getElementById("app")?.dataset.title === name, entry.session.config.name, { timeout: WAIT, polling: 50 });
+
+    // a short session: nothing older
+    assert.equal(s.hasMore, "false");
+    const older = await callApp(page, "loadOlder");
+    assert.deepEqual(older, { value: false });
+    s = await readWhole(page);
+    assert.equal(s.hasMore, "false");
+    assert.deepEqual(comparable(s.messages), comparable(await stored(service!, sessionId)));
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(\"long 3000\") renders stopping, then the reply ends interrupted (or the turn goes), never whole", TEST, async () => {
+  const { page, problems } = await newPage(`/dev/react-app.html?${query()}`);
+  try {
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
+    let s = await readWhole(page);
+    assert.equal(s.status, "ready");
+    const sessionId = s.sessionId;
+    assert.match(sessionId, /^[0-9a-f]{32}$/);
+    await page.evaluate(() => void ((window as unknown as { rendered: string[] }).rendered = []));
+    const from = requests.length;
+    const [sent, stopped] = await callApp(page, "sendThenStop", "long 3000");
+    assert.deepEqual([sent, stopped], [{ value: null }, { value: null }]);
+    ({ s } = await shownEqualsStored(page, sessionId));
+    assert.ok(s.rendered.includes("stopping/open"), s.rendered.join());
+    // stopping from the stop() until the reply ended; ready after
+    assert.equal(s.rendered.at(-1), "ready/open");
+    assert.ok(!s.rendered.some((r) => r.startsWith("error")), s.rendered.join());
+    assert.equal(s.error, "");
+    assert.deepEqual(
+      requests.slice(from).filter((r) => r.startsWith("POST ")),
+      ["POST /chat/", `POST /sessions/${sessionId}/interrupt`],
+    );
+    const want = await stored(service!, sessionId);
+    const reply = want.find((m) => m.role === "assistant");
+    // dropped before it started, or ended interrupted: never the whole reply
+    if (reply !== undefined) {
+      assert.equal(reply.finished_reason, "interrupted");
+      assert.ok(!textOf(reply).includes("w2999 "), `${textOf(reply).length} chars`);
+      assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
+    } else {
+      // the reply never started: the turn went whole, or the service kept the user message alone
+      assert.ok(want.length === 0 || (want.length === 1 && want[0].role === "user" && textOf(want[0]) === "long 3000"), JSON.stringify(want));
+    }
+    assert.ok(!JSON.stringify(s.messages).includes("w2999 "));
+    // and no run shows up later: the service is idle, the store and the page unchanged
+    await sleep(2_000);
+    assert.equal((await listed(sessionId)).status, "idle");
+    assert.deepEqual(comparable(await stored(service!, sessionId)), comparable(want));
+    assert.deepEqual(comparable((await readWhole(page)).messages), comparable(want));
+    console.log(`useChat stop after send: rendered ${s.rendered.join(" → ")}; stored ${reply === undefined ? `no reply (${want.length} messages)` : `an interrupted reply of ${textOf(reply).length} chars`}`);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
