@@ -1344,8 +1344,8 @@ describe("live mode", () => {
 
   type LivePage = { page: Page; errors: string[]; sessionId: () => string };
 
-  /** The live page (a new session, or `?session=…` of `path`), once its chat is ready. */
-  async function openLive(path = "", viewport = { width: 1100, height: 900 }, ready = true): Promise<LivePage> {
+  /** The live page (a new session: `?new`; or `?session=…` of `path`), once its chat is ready. */
+  async function openLive(path = "?new", viewport = { width: 1100, height: 900 }, ready = true): Promise<LivePage> {
     const page = await browser.newPage({ viewport });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
@@ -1474,7 +1474,7 @@ describe("live mode", () => {
     const text = await lastText(page);
     assert.ok(text.startsWith("w0 w1 w2 ") && !text.includes("w2999"), `an interrupted text: ${text.slice(0, 40)}…${text.slice(-40)}`);
     assert.deepEqual(await ending(page), { state: "ready", finished: "interrupted" });
-    assert.equal(await page.isHidden("#stop"), true, "Stop is hidden once the reply ended");
+    assert.equal(await page.isDisabled("#stop"), true, "Stop is disabled once the reply ended");
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -1520,8 +1520,242 @@ describe("live mode", () => {
     await two.page.close();
   });
 
+  // ---------- the live demo as an app: sessions, attachments, tasks, a team, audio ----------
+
+  /** The service's own list of the agent's sessions (`GET /sessions/?agent_id=…`), not through the page. */
+  async function serviceSessions(): Promise<Json[]> {
+    const res = await fetch(`${info.url}/sessions/?agent_id=${info.agentId}`, { headers: { "X-User-ID": info.userId } });
+    assert.equal(res.status, 200);
+    return ((await res.json()) as { sessions: Json[] }).sessions;
+  }
+  const serviceSession = async (id: string) => (await serviceSessions()).find((v) => v.session.id === id);
+
+  /** Polls `check` (a promise of a truthy value) until it holds, for up to `ms`; resolves its value. */
+  async function until<T>(what: string, check: () => Promise<T>, ms = 30_000): Promise<NonNullable<T>> {
+    const t0 = Date.now();
+    for (;;) {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+      if (Date.now() - t0 > ms) assert.fail(`timed out: ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The session list as the page shows it: [id, name, current]. */
+  const listed = (page: Page) =>
+    page.$$eval("#session-list > li.session", (items) => items.map((li) => [(li as HTMLElement).dataset.sessionId, li.querySelector(".session-name")?.textContent, li.getAttribute("aria-current") === "true"]));
+
+  /** Waits until the stored messages of the page's session end with a text containing `text`, then asserts the page shows them all. */
+  async function assertShowsStoredEnding(page: Page, sessionId: string, text: string): Promise<Json[]> {
+    const all = await until(`a stored reply with "${text}"`, async () => {
+      const messages = await stored(observer as Service, sessionId);
+      const last = messages.at(-1);
+      return last?.finished_reason != null && last.content.some((b: Json) => b.type === "text" && b.text.includes(text)) ? messages : null;
+    });
+    return assertShowsStored(page, sessionId, all.length);
+  }
+
+  // a 1×1 PNG (the seeimage echo counts its base64 characters as the model got them)
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
+  test("live app: the session list — New, the auto-named title after the first reply, rename inline, delete after a confirm step; a bare URL opens the most recent", async () => {
+    const { page, errors, sessionId } = await openLive();
+    const first = sessionId();
+    await until("the new session listed, current", async () => (await listed(page)).find(([id, , current]) => id === first && current));
+    await send(page, "hello session list");
+    await assertShowsStored(page, first, 2);
+    // the service names it after the first reply (CUSTOM session_updated): the list and the header follow
+    await until("the auto-named title in the list", async () => (await listed(page)).find(([id, name]) => id === first && name === "Chat: hello session list"));
+    assert.equal((await serviceSession(first))!.session.config.name, "Chat: hello session list");
+    await until("the title in the header", async () => (await page.textContent("#live-title")) === "Chat: hello session list");
+    assert.equal(await page.evaluate(() => (window as unknown as { __demo: { chat(): Json } }).__demo.chat().session.session.config.name), "Chat: hello session list");
+
+    // New: a second session, opened, empty; the first still listed
+    await page.click("#new-session");
+    await until("a new session in the URL", async () => sessionId() !== first && (await page.evaluate(() => document.body.dataset.state)) === "ready");
+    const second = sessionId();
+    assert.equal(await page.locator("#chat > article.bubble").count(), 0, "the new session's chat is empty");
+    await until("both listed, the new one current", async () => {
+      const rows = await listed(page);
+      return rows.find(([id, , current]) => id === second && current) && rows.find(([id, , current]) => id === first && !current);
+    });
+    assert.ok(await serviceSession(second), "the service has it");
+
+    // rename the first one inline (Enter saves); Escape cancels another edit
+    const row = (id: string) => page.locator(`#session-list > li[data-session-id="${id}"]`);
+    await row(first).locator("button.rename").click();
+    await row(first).locator("input.rename-field").fill("Renamed by the test");
+    await row(first).locator("input.rename-field").press("Enter");
+    await until("the service renamed it", async () => (await serviceSession(first))!.session.config.name === "Renamed by the test");
+    await until("the list shows the new name", async () => (await listed(page)).find(([id, name]) => id === first && name === "Renamed by the test"));
+    await row(second).locator("button.rename").click();
+    await row(second).locator("input.rename-field").fill("not this");
+    await row(second).locator("input.rename-field").press("Escape");
+    assert.notEqual((await serviceSession(second))!.session.config.name, "not this");
+
+    // open the first again by clicking it: its messages, as stored
+    await row(first).locator("button.session-open").click();
+    await until("the first session open", async () => sessionId() === first);
+    await assertShowsStored(page, first, 2);
+    assert.equal(await page.textContent("#live-title"), "Renamed by the test");
+
+    // delete the second: a confirm step (Cancel keeps it), then Delete
+    await row(second).locator("button.delete").click();
+    await row(second).locator(".session-confirm button.cancel").click();
+    assert.equal(await row(second).count(), 1, "Cancel keeps it");
+    assert.ok(await serviceSession(second));
+    await row(second).locator("button.delete").click();
+    await row(second).locator(".session-confirm button.delete").click();
+    await until("gone from the list", async () => (await row(second).count()) === 0);
+    assert.equal(await serviceSession(second), undefined, "gone from the service");
+    assert.equal(sessionId(), first, "the open session stays open");
+
+    // deleting the open session opens the most recent other one
+    await page.click("#new-session");
+    await until("a third session open", async () => ![first, second].includes(sessionId()) && (await page.evaluate(() => document.body.dataset.state)) === "ready");
+    const third = sessionId();
+    await row(third).locator("button.delete").click();
+    await row(third).locator(".session-confirm button.delete").click();
+    await until("the deleted open session is gone", async () => (await row(third).count()) === 0 && sessionId() !== third);
+    assert.equal(await serviceSession(third), undefined);
+
+    // a bare URL creates nothing: it opens the most recent session
+    const before = (await serviceSessions()).length;
+    const again = await openLive("");
+    const newest = (await serviceSessions()).filter((v) => v.session.origin.type === "user").sort((a, b) => String(b.session.updated_at).localeCompare(String(a.session.updated_at)))[0]!;
+    assert.equal(again.sessionId(), newest.session.id, "the most recent session");
+    assert.equal((await serviceSessions()).length, before, "no session created by opening the page");
+    assert.deepEqual([...errors, ...again.errors], []);
+    await again.page.close();
+    await page.close();
+  });
+
+  test("live app: images attached by picking, pasting and dropping, as thumbnails; sent with seeimage, echoed; over 10 MiB refused with limit_exceeded", async () => {
+    const { page, errors, sessionId } = await openLive();
+    await page.setInputFiles("#attach", { name: "dot.png", mimeType: "image/png", buffer: PNG });
+    await page.waitForSelector("#attachments .attachment img");
+    // paste and drop (a File in a DataTransfer, as the browser makes them)
+    // (no named function in here: tsx would wrap it in a helper the page does not have)
+    await page.evaluate((bytes) => {
+      const paste = new DataTransfer();
+      paste.items.add(new File([new Uint8Array(bytes)], "pasted.png", { type: "image/png" }));
+      document.getElementById("prompt")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: paste, bubbles: true, cancelable: true }));
+      const drop = new DataTransfer();
+      drop.items.add(new File([new Uint8Array(bytes)], "dropped.png", { type: "image/png" }));
+      document.getElementById("prompt")!.dispatchEvent(new DragEvent("drop", { dataTransfer: drop, bubbles: true, cancelable: true }));
+    }, [...PNG]);
+    await until("three thumbnails", async () => (await page.locator("#attachments .attachment").count()) === 3);
+    // ✕ takes one back
+    await page.locator("#attachments .attachment button.remove").last().click();
+    assert.equal(await page.locator("#attachments .attachment").count(), 2);
+    // a file over 10 MiB is refused by dataBlock: the status says so, no thumbnail
+    await page.setInputFiles("#attach", { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(10 * 1024 * 1024 + 1) });
+    await until("limit_exceeded in the status", async () => /huge\.png not attached — limit_exceeded/.test((await page.textContent("#status")) ?? ""));
+    assert.equal(await page.locator("#attachments .attachment").count(), 2);
+    // a text file is not an image
+    await page.setInputFiles("#attach", { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
+    await until("only images", async () => /notes\.txt not attached: only images/.test((await page.textContent("#status")) ?? ""));
+
+    await send(page, "seeimage");
+    const b64 = PNG.toString("base64");
+    const echo = `I received image/png (base64, ${b64.length} chars); image/png (base64, ${b64.length} chars).`;
+    const messages = await assertShowsStored(page, sessionId(), 2);
+    assert.equal(await lastText(page), echo);
+    const images = messages[0]!.content.filter((b: Json) => b.type === "data");
+    assert.deepEqual(images.map((b: Json) => [b.source.media_type, b.source.data]), [["image/png", b64], ["image/png", b64]], "stored as sent");
+    assert.equal(await page.locator("#chat > article.bubble.user img.media").count(), 2, "the user's bubble shows its images");
+    assert.equal(await page.locator("#chat > article.bubble.user img.media").first().evaluate((img) => (img as HTMLImageElement).naturalWidth), 1, "the image loaded (CSP: img-src data:)");
+    assert.equal(await page.locator("#attachments .attachment").count(), 0, "the tray is emptied");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live app: task → the tasks panel shows it; the mode selector sets the permission mode (the service's list agrees), refused with busy while a run holds the session", async () => {
+    const { page, errors, sessionId } = await openLive("?new", { width: 1280, height: 800 });
+    const sid = sessionId();
+    assert.equal(await page.inputValue("#permission-mode"), "default");
+    await send(page, "task");
+    await page.waitForSelector('#tasks li.task[data-state="pending"]', { timeout: 30_000 });
+    await assertShowsStored(page, sid, 2);
+    const tasks = (await serviceSession(sid))!.session.state.tasks_context.tasks as Json[];
+    assert.equal(tasks.length, 1);
+    assert.deepEqual(
+      await page.$$eval("#tasks li.task", (items) => items.map((li) => [(li as HTMLElement).dataset.taskId, li.querySelector(".task-subject")?.textContent, li.querySelector(".task-desc")?.textContent, (li as HTMLElement).dataset.state])),
+      tasks.map((t) => [t.id, t.subject, t.description, t.state]),
+      "the panel's tasks are the service's",
+    );
+    assert.equal(tasks[0]!.subject, "Write the report");
+
+    await page.selectOption("#permission-mode", "accept_edits");
+    await until("the service's mode", async () => (await serviceSession(sid))!.session.state.permission_context.mode === "accept_edits");
+    await until("the page's mode", async () => (await page.evaluate(() => document.body.dataset.permissionMode)) === "accept_edits");
+
+    // while a reply runs: Stop is enabled, and the mode cannot change (busy): said, and the selector goes back
+    await send(page, "slow");
+    await page.waitForFunction(() => document.body.dataset.state === "streaming", null, { timeout: 30_000 });
+    assert.equal(await page.isEnabled("#stop"), true, "Stop is enabled while streaming");
+    await page.selectOption("#permission-mode", "explore");
+    await until("busy in the panel", async () => /^busy/.test((await page.textContent("#permission-note")) ?? ""));
+    await until("the selector shows the mode the session has", async () => (await page.inputValue("#permission-mode")) === "accept_edits");
+    assert.equal((await serviceSession(sid))!.session.state.permission_context.mode, "accept_edits");
+    await assertShowsStored(page, sid, 4);
+    assert.equal(await page.isDisabled("#stop"), true, "Stop is disabled once the reply ended");
+    assert.deepEqual(await page.evaluate(() => [document.body.dataset.state, document.body.dataset.connection, document.querySelector("#status .status-connection")!.textContent, document.querySelector("#status .status-text")!.textContent]), ["ready", "open", "stream connected", "ready"]);
+    // after the run, the change goes through
+    await page.selectOption("#permission-mode", "explore");
+    await until("the service's mode, after the run", async () => (await serviceSession(sid))!.session.state.permission_context.mode === "explore");
+    // (the refused PATCH is the browser's one logged 409)
+    assert.deepEqual(errors.filter((e) => !/status of 409 \(Conflict\)/.test(e)), []);
+    assert.ok(errors.length <= 1, errors.join("\n"));
+    await page.close();
+  });
+
+  test("live app: team → the worker's confirmation card (the leader stays ready); Approve; the leader's reply", async () => {
+    const { page, errors, sessionId } = await openLive("?new", { width: 1280, height: 800 });
+    const sid = sessionId();
+    await send(page, "team");
+    const card = page.locator("#worker-cards .worker-card");
+    await card.waitFor({ timeout: 30_000 });
+    assert.match(await card.locator(".worker-title").innerText(), /^worker worker wants to run Bash$/);
+    assert.equal(await card.locator("pre").innerText(), "touch worker.txt");
+    await assertShowsStoredEnding(page, sid, "The team is at work.");
+    assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", "the worker's call does not make the leader awaiting_input");
+    assert.equal(await page.locator("#team-section").isVisible(), true);
+    assert.match(await page.textContent("#team") ?? "", /Scripted team, led by Scripted.*worker/s);
+    await card.locator('button[data-action="approve"]').click();
+    const messages = await assertShowsStoredEnding(page, sid, "The worker said:");
+    assert.equal(await lastText(page), "The worker said: report: the Bash call was approved.");
+    assert.equal(messages.at(-1)!.role, "assistant");
+    await until("the card is gone", async () => (await card.count()) === 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live app: audio → an <audio controls> whose data: URL is the stored block's data, and it loads", async () => {
+    const { page, errors, sessionId } = await openLive();
+    await send(page, "audio");
+    const messages = await assertShowsStored(page, sessionId(), 2);
+    const block = messages[1]!.content.find((b: Json) => b.type === "data");
+    assert.equal(block.source.media_type, "audio/wav");
+    const audio = page.locator("#chat > article.bubble.assistant audio.media");
+    assert.equal(await audio.count(), 1);
+    const src = (await audio.getAttribute("src"))!;
+    assert.equal(src, `data:audio/wav;base64,${block.source.data}`);
+    assert.ok(Buffer.from(src.split(",")[1]!, "base64").subarray(0, 4).toString() === "RIFF", "a WAV file");
+    assert.equal(await audio.evaluate((a) => (a as HTMLAudioElement).controls), true);
+    const loaded = await audio.evaluate((a: HTMLAudioElement) => new Promise<number>((resolve) => {
+      if (a.readyState >= 1) return resolve(a.duration);
+      a.addEventListener("loadedmetadata", () => resolve(a.duration));
+      a.addEventListener("error", () => resolve(-1));
+    }));
+    assert.ok(loaded > 0, `the browser reads it as audio (CSP media-src data:): duration ${loaded}`);
+    assert.equal(await lastText(page), "Here is a short beep.");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("live screenshots (web-demo/out/live-*.png): a confirm card waiting, a finished tool reply, dark mode, 390 and 1280 px", async () => {
-    const { page, errors, sessionId } = await openLive("", { width: 1280, height: 800 });
+    const { page, errors, sessionId } = await openLive("?new", { width: 1280, height: 800 });
     await send(page, "tool");
     await assertShowsStored(page, sessionId(), 2);
     assert.equal(await lastText(page), "Tool said: tool-ok.");
@@ -1546,6 +1780,59 @@ describe("live mode", () => {
     await page.emulateMedia({ colorScheme: "dark" });
     await page.setViewportSize({ width: 1280, height: 800 });
     await shoot(page, join(out, "live-done-1280-dark.png"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("live app screenshots (web-demo/out/live-app-*.png): sessions, an attached image, a task, a worker's card; 390 and 1280 px, light and dark; the drawers at 390 px", async () => {
+    const { page, errors, sessionId } = await openLive("?new", { width: 1280, height: 800 });
+    const sid = sessionId();
+    await send(page, "hello from the screenshot");
+    await assertShowsStored(page, sid, 2);
+    await page.setInputFiles("#attach", { name: "dot.png", mimeType: "image/png", buffer: PNG });
+    await page.waitForSelector("#attachments .attachment img");
+    await send(page, "seeimage");
+    await assertShowsStored(page, sid, 4);
+    await send(page, "task");
+    await assertShowsStored(page, sid, 6);
+    await send(page, "team");
+    await page.locator("#worker-cards .worker-card").waitFor({ timeout: 30_000 });
+    await assertShowsStoredEnding(page, sid, "The team is at work.");
+    await page.setInputFiles("#attach", { name: "dot.png", mimeType: "image/png", buffer: PNG });
+    await page.fill("#prompt", "seeimage");
+    await until("the auto-named title", async () => (await page.textContent("#live-title")) === "Chat: hello from the screenshot");
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await assertStatusBesideChat(page, `live app ${width} px ${scheme}`);
+        const fits = await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+        assert.ok(fits, `nothing wider than the viewport at ${width} px`);
+        const worker = (await page.locator("#worker-cards").boundingBox())!;
+        const composer = (await page.locator("#composer").boundingBox())!;
+        assert.ok(worker.y + worker.height <= composer.y + 0.5, "the worker's card is above the composer");
+        await page.screenshot({ path: join(out, `live-app-${width}-${scheme}.png`) });
+      }
+    }
+    // 390 px: the session list and the panel are drawers over the chat
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.equal(await page.locator("#sessions").isVisible(), false);
+    await page.click("#toggle-sessions");
+    assert.equal(await page.locator("#sessions").isVisible(), true);
+    await page.screenshot({ path: join(out, "live-app-390-sessions.png") });
+    await page.click("#toggle-panel");
+    assert.equal(await page.locator("#sessions").isVisible(), false, "one drawer at a time");
+    assert.equal(await page.locator("#panel").isVisible(), true);
+    assert.equal(await page.locator("#tasks li.task").count(), 1);
+    await page.screenshot({ path: join(out, "live-app-390-panel.png") });
+    await page.click("#toggle-panel");
+    await page.locator('#worker-cards button[data-action="approve"]').click();
+    await assertShowsStoredEnding(page, sid, "The worker said:");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.click("#send");
+    await assertShowsStoredEnding(page, sid, "I received image/png");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shoot(page, join(out, "live-app-done-1280-dark.png"));
     assert.deepEqual(errors, []);
     await page.close();
   });

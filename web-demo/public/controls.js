@@ -1,5 +1,5 @@
 // The demo page's controls: the scenario and speed pickers and Play, the log file input,
-// drag and drop of a log, the chat's scroll, and the scenario list (with the URL's
+// drag and drop of a log (in live mode, of an image to attach), the chat's scroll, and the scenario list (with the URL's
 // ?scenario, ?speed and ?autoplay).
 import { $, el } from "./dom.js";
 import { params, state } from "./state.js";
@@ -28,6 +28,8 @@ export function wireControls() {
   document.addEventListener("drop", (e) => {
     e.preventDefault();
     document.body.classList.remove("dragging");
+    // live mode: a dropped image is an attachment of the next turn (live.js)
+    if (state.live) return void state.live.drop([...(e.dataTransfer?.files ?? [])]);
     const file = e.dataTransfer?.files?.[0];
     if (file) replayFile(file);
   });

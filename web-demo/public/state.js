@@ -21,6 +21,7 @@ export const state = {
   frame: 0,
   reconnects: 0,
   message: "",
+  connection: "", // live mode: the chat's connection, as the status bar shows it
   messageIsError: false,
   errors: [], // the first ERRORS_SHOWN refused events or failures of this playback, in order
   errorCount: 0, // all of them

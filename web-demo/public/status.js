@@ -33,6 +33,12 @@ export function report(error) {
 export function paintStatus() {
   const footer = $("status");
   footer.replaceChildren(el("span", "status-text", state.message));
+  // live mode: the event stream's connection, apart from the reply's status (live.js)
+  if (state.connection) {
+    const link = el("span", "status-connection");
+    link.append(el("span", "live-dot"), el("span", "", state.connection));
+    footer.prepend(link);
+  }
   if (state.errors.length > 0) {
     const list = el("ol", "errors");
     for (const text of state.errors) list.append(el("li", "", text));
