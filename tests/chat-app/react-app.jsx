@@ -4,7 +4,8 @@
 // `hasMore` / `loadOlder`. Against the live service through the test server's same-origin
 // `/api` proxy (the query string names the user, the agent and the model; `session=none`
 // starts with `sessionId: null`). The test drives it with `window.app` / `window.setSession`
-// and reads the DOM; each distinct rendered `status/connection` lands in `window.rendered`.
+// and reads the DOM (and the `Chat` itself, `window.chat`); each distinct rendered
+// `status/connection` lands in `window.rendered`.
 import { StrictMode, useEffect, useLayoutEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { useChat } from "agentscope-message/react";
@@ -26,6 +27,7 @@ function App() {
     const seen = `${status}/${connection}`;
     if (window.rendered.at(-1) !== seen) window.rendered.push(seen);
     window.setSession = setSessionId;
+    window.chat = chat.chat; // the Chat itself, once open
   });
   useEffect(() => {
     window.mounts = (window.mounts ?? 0) + 1; // 2 under StrictMode in dev: mount, unmount, mount

@@ -1027,10 +1027,8 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(
     const [sent, stopped] = await callApp(page, "sendThenStop", "long 3000");
     assert.deepEqual([sent, stopped], [{ value: null }, { value: null }]);
     ({ s } = await shownEqualsStored(page, sessionId));
-    assert.ok(s.rendered.includes("stopping/open"), s.rendered.join());
-    // stopping from the stop() until the reply ended; ready after
-    assert.equal(s.rendered.at(-1), "ready/open");
-    assert.ok(!s.rendered.some((r) => r.startsWith("error")), s.rendered.join());
+    // stopping from the stop() (the same task as the send: never submitted nor streaming) until the reply ended
+    assert.deepEqual(s.rendered, ["stopping/open", "ready/open"]);
     assert.equal(s.error, "");
     assert.deepEqual(
       requests.slice(from).filter((r) => r.startsWith("POST ")),
@@ -1054,6 +1052,47 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(
     assert.deepEqual(comparable(await stored(service!, sessionId)), comparable(want));
     assert.deepEqual(comparable((await readWhole(page)).messages), comparable(want));
     console.log(`useChat stop after send: rendered ${s.rendered.join(" → ")}; stored ${reply === undefined ? `no reply (${want.length} messages)` : `an interrupted reply of ${textOf(reply).length} chars`}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("whole app, useChat (Vite dev server, StrictMode): stop() mid-reply renders stopping, the reply ends interrupted with the text streamed so far, as stored", TEST, async () => {
+  const { page, problems } = await newPage(`/dev/react-app.html?${query()}`);
+  try {
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
+    const { sessionId } = await readWhole(page);
+    assert.deepEqual(await callApp(page, "send", "long 3000"), { value: null });
+    await page.waitForFunction(() => document.getElementById("messages")!.textContent!.includes("w20 "), undefined, { timeout: WAIT, polling: 20 });
+    let s = await readWhole(page);
+    assert.equal(s.status, "streaming");
+    await page.evaluate(() => void ((window as unknown as { rendered: string[] }).rendered = []));
+    const from = requests.length;
+    // useChat's stop, and the chat's own status sampled every ms meanwhile (a commit may come too late to show a short stopping)
+    const { stopped, statuses } = await page.evaluate(async () => {
+      const w = window as unknown as { chat: { getSnapshot(): { status: string } }; app: { stop(): Promise<unknown> } };
+      const seen: string[] = [];
+      const sample = setInterval(() => {
+        const status = w.chat.getSnapshot().status;
+        if (seen.at(-1) !== status) seen.push(status);
+      }, 1);
+      const result = await w.app.stop();
+      await new Promise((r) => setTimeout(r, 1_000));
+      clearInterval(sample);
+      return { stopped: result, statuses: seen };
+    });
+    assert.deepEqual(stopped, { value: null });
+    assert.deepEqual(statuses, ["stopping", "ready"]);
+    let want: Json[];
+    ({ s, want } = await shownEqualsStored(page, sessionId, (x) => x.messages.at(-1)?.finished_reason === "interrupted"));
+    // rendered: streaming (a delta before the stop), stopping (unless the reply ended before the next commit), ready
+    assert.match(s.rendered.join(" "), /^(streaming\/open )*(stopping\/open )?ready\/open$/);
+    assert.deepEqual(requests.slice(from).filter((r) => r.startsWith("POST ")), [`POST /sessions/${sessionId}/interrupt`]);
+    assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
+    const text = textOf(want[1]);
+    assert.ok(text.startsWith("w0 w1 w2 ") && text.includes("w20 ") && !text.includes("w2999 "), `${text.length} chars, ends ${JSON.stringify(text.slice(-12))}`);
+    assert.equal(s.error, "");
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
