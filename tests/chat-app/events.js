@@ -10,6 +10,8 @@ let chat = null;
 /** Every event `onEvent` passed, in order (deep copies: the test reads them later). */
 let events = [];
 let errors = [];
+/** At each `CUSTOM mcp_progress`: its tool call's entry of `getSnapshot().progress`. */
+let progressSeen = [];
 const show = () => {
   document.getElementById("status").textContent = chat.status;
 };
@@ -32,8 +34,13 @@ window.whole = {
     });
     events = [];
     errors = [];
+    progressSeen = [];
     chat = await Chat.open(transport, {
-      onEvent: (e) => events.push(structuredClone(e)),
+      onEvent: (e) => {
+        events.push(structuredClone(e));
+        // the snapshot already holds the event: a progress entry of its tool call
+        if (e.type === "CUSTOM" && e.name === "mcp_progress") progressSeen.push(structuredClone(chat.getSnapshot().progress[e.value.tool_call_id] ?? null));
+      },
       onError: (e) => errors.push(String(e?.code ?? e)),
       retry: { initialMs: 100, maxMs: 500 },
     });
@@ -72,6 +79,7 @@ window.whole = {
       pendingActions: s.pendingActions.map((a) => ({ kind: a.kind, replyId: a.replyId, toolCall: a.toolCall, worker: a.worker ?? null })),
       events,
       errors,
+      progressSeen,
     });
   },
 };

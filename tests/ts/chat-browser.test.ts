@@ -717,6 +717,7 @@ interface WholeSnapshot {
   pendingActions: { kind: string; replyId: string; toolCall: Json; worker: { sessionId: string; agentId: string; agentName: string } | null }[];
   events: Json[];
   errors: string[];
+  progressSeen: (Json | null)[];
 }
 type Settled = { value?: unknown; error?: string; message?: string };
 type Whole = {
@@ -888,6 +889,27 @@ test("whole app, plain Chat in Chromium: team, the worker's confirmation in pend
     const ids = s.events.map((e) => e.id);
     assert.equal(new Set(ids).size, ids.length, "each event once");
     assert.equal(s.error, null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("whole app, plain Chat in Chromium: progress, each mcp_progress in the snapshot's progress as onEvent sees it, gone once the result ended", TEST, async () => {
+  const { page, problems } = await openWhole();
+  try {
+    assert.deepEqual(await page.evaluate(() => whole.send("progress")), { value: null });
+    const { s, want } = await wholeEqualsStored(page);
+    const reply = want.at(-1)!;
+    const call = reply.content.find((b: Json) => b.type === "tool_call");
+    // the values the service streamed, and what the snapshot held at each
+    const streamed = customs(s.events, "mcp_progress").map((e) => e.value);
+    assert.deepEqual(
+      streamed.map((v) => [v.progress, v.total, v.message, v.tool_call_id, v.reply_id]),
+      [1, 2, 3].map((i) => [i, 3, `step ${i}`, call.id, reply.id]),
+    );
+    assert.deepEqual(s.progressSeen, streamed);
+    assert.deepEqual(s.progress, {});
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
