@@ -54,6 +54,7 @@ export async function startLive(config, ui) {
   $("panel").hidden = false;
   $("stop").hidden = false;
   $("drop-hint").textContent = "Drop an image to attach it to your message";
+  $("prompt").placeholder = "Message the agent (try: tool, confirm, task, team, audio)";
   $("description").textContent = "A live chat with an AgentScope 2.0 service. Keep this URL to come back to the session; open it in a second tab to watch the same chat. The offline service's scripted model answers: tool, parallel, think, confirm, ask, image, task, team, audio, seeimage (with an image attached), long N, slow, fail; anything else is echoed.";
 
   const session = config.chatModelConfig ? { chat_model_config: config.chatModelConfig } : {};
