@@ -7,8 +7,8 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "
 import { AgentScopeTransport, Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
 import { init } from "./load.js";
-import type { Msg, MsgJSON } from "./message.js";
-import { Session, type PendingAction, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
+import type { MsgJSON } from "./message.js";
+import { Session, type ReadOptions, type SessionOptions, type SessionSnapshot } from "./session.js";
 
 const EMPTY: SessionSnapshot = Object.freeze({ messages: Object.freeze([]), unstartedCalls: Object.freeze([]) });
 const noSubscribe = (): (() => void) => () => {};

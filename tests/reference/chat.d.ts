@@ -1,169 +1,10 @@
 import type { AgentEvent } from "./event.js";
 import { MsgError } from "./errors.js";
 import { Msg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
-import { type Diagnostic, type PendingAction } from "./session.js";
+import { type Diagnostic } from "./session.js";
+import { type ChatPendingAction, type McpProgress } from "./app-state.js";
 import { type PermissionMode, type SessionState, type SessionView } from "./sessions.js";
-type EventOf<T extends string> = Extract<AgentEvent, {
-    type: T;
-}>;
-/** The `USER_CONFIRM_RESULT` event `confirm` posts. */
-export type UserConfirmResultInput = EventOf<"USER_CONFIRM_RESULT">;
-/** The `EXTERNAL_EXECUTION_RESULT` event `submitExternal` posts. */
-export type ExternalExecutionResultInput = EventOf<"EXTERNAL_EXECUTION_RESULT">;
-/** What `POST /chat/` takes as `input`: user message(s), a human-in-the-loop answer, or null. */
-export type ChatInput = MsgJSON | readonly MsgJSON[] | UserConfirmResultInput | ExternalExecutionResultInput | null;
-/** The service's session status (`GET /sessions/{sid}/status`). */
-export type ServiceStatus = "running" | "idle" | "awaiting_permission" | "awaiting_external_result";
-/** One page of stored history (`GET /sessions/{sid}/messages`). */
-export interface HistoryPage {
-    /** Stored messages, oldest first. */
-    readonly messages: readonly MsgJSON[];
-    /** The replay cursor: the latest event these messages already hold (`after` of the stream), or null. */
-    readonly eventCursor: string | null;
-    /** Whether a run holds the session now. */
-    readonly isRunning: boolean;
-    /** Whether older messages exist (load them with `before`: the oldest id of this page). */
-    readonly hasMore: boolean;
-}
-/**
- * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
- * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
- * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
- * (another status; `status` set), `service_unavailable` (the request did not reach the
- * service, or its connection failed before an answer: then it may have been applied; with
- * `cause` `"timeout"` when it got no answer in time and may still be on its way, so that
- * `Chat` never sends it again).
- */
-export interface ChatTransport {
-    /** Creates a session; resolves its id (`POST /sessions/`). */
-    createSession(options?: {
-        signal?: AbortSignal;
-    }): Promise<string>;
-    /** A page of stored messages, the latest without `before` (`GET /sessions/{sid}/messages`). */
-    history(sessionId: string, options?: {
-        before?: string;
-        signal?: AbortSignal;
-    }): Promise<HistoryPage>;
-    /** Opens the session's event stream (SSE), replaying after `after` (`GET /sessions/{sid}/stream`). */
-    stream(sessionId: string, options: {
-        after: string | null;
-        signal: AbortSignal;
-    }): Promise<Response>;
-    /** Starts a run with `input`; resolves once scheduled (`POST /chat/`). */
-    chat(sessionId: string, input: ChatInput, options?: {
-        signal?: AbortSignal;
-    }): Promise<void>;
-    /** Asks the run to stop (`POST /sessions/{sid}/interrupt`). */
-    interrupt(sessionId: string, options?: {
-        signal?: AbortSignal;
-    }): Promise<void>;
-    /** The session's status (`GET /sessions/{sid}/status`). */
-    status(sessionId: string, options?: {
-        signal?: AbortSignal;
-    }): Promise<ServiceStatus>;
-    /**
-     * Optional. The chat calls it when the event stream dropped, stalled or could not be
-     * opened, and when a `chat` call failed with `service_unavailable`, before it tries
-     * again: a transport over several instances of one service moves to the next.
-     */
-    failover?(): void;
-}
-/** Options of {@link AgentScopeTransport}. */
-export interface AgentScopeTransportOptions {
-    /**
-     * The service's base URL, e.g. `http://127.0.0.1:8000` (a path prefix is kept); in a page
-     * also a path such as `/api` (read against the page's URL). Or several: the instances of
-     * one service on one Redis (agentscope's `RedisStorage` and `RedisMessageBus`). Requests
-     * go to one of them; see {@link AgentScopeTransport} for when the next one is tried.
-     */
-    baseUrl: string | URL | readonly (string | URL)[];
-    /** Sent as `X-User-ID` with every request. */
-    userId: string;
-    /** The agent the sessions belong to. */
-    agentId: string;
-    /** The `fetch` to use (default: the global one). */
-    fetch?: typeof fetch;
-    /** More headers for every request (e.g. an `Authorization` a proxy checks). */
-    headers?: Record<string, string>;
-    /**
-     * A request with no answer (its headers) for this long is given up, as a failed
-     * connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
-     * stream: the chat watches it (`stallMs`; a proxy may hold an idle stream's headers
-     * until the first heartbeat).
-     */
-    timeoutMs?: number;
-    /**
-     * More fields of the `POST /sessions/` body of a new session, e.g. its
-     * `chat_model_config` (`{type, credential_id, model, parameters}`: the model is a setting
-     * of the session, not of the agent, in agentscope 2.0.11) or `name`.
-     */
-    session?: Record<string, unknown>;
-}
-/**
- * The AgentScope 2.0 app API (agentscope 2.0.11 `create_app`) over `fetch`: `POST
- * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
- * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
- * `X-User-ID` header and `agent_id`.
- *
- * Several base URLs (instances of one service): every request goes to the current one.
- * A request that could not connect (connection refused, no such host, connect timeout:
- * it was never sent) is sent to the next instance at once, each instance tried once;
- * the reads, the interrupt (which the service treats as idempotent) and `POST /sessions/`
- * (at worst an unused empty session is left) are also tried on the next after any failed
- * connection or an HTTP 502 / 503 / 504. A `POST /chat/` whose connection broke after the
- * request went out is not repeated here (it may have been applied: in a browser, whose
- * "Failed to fetch" never says which, also a refused one): it rejects with
- * `service_unavailable`, and `Chat` asks the service before it sends again.
- * `failover()` moves to the next instance.
- */
-export declare class AgentScopeTransport implements ChatTransport {
-    #private;
-    /** Throws `MsgError` (`invalid_argument`) for a missing option or a base URL that is not a URL. */
-    constructor(options: AgentScopeTransportOptions);
-    /** The agent the sessions belong to. */
-    get agentId(): string;
-    /** The instance the next request goes to (its base URL, without a trailing slash). */
-    get baseUrl(): string;
-    /** Every instance's base URL, in the order they are tried. */
-    get baseUrls(): readonly string[];
-    /** The next requests go to the next instance (the first after the last); one instance: nothing changes. */
-    failover(): void;
-    /**
-     * One request to the service at `path` (e.g. `/sessions/`), with the `X-User-ID` header,
-     * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
-     * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
-     * connection was never made, `"any"` also after a broken connection or a 502/503/504
-     * (for requests safe to repeat). Rejects with `MsgError`: `busy` (409), `http_error`
-     * (another status, `status` set; `message` has the service's `detail`),
-     * `service_unavailable`.
-     */
-    request(method: string, path: string, options?: {
-        query?: Record<string, string | null | undefined>;
-        body?: unknown;
-        signal?: AbortSignal;
-        retry?: "unsent" | "any";
-    }): Promise<Response>;
-    createSession(options?: {
-        signal?: AbortSignal;
-    }): Promise<string>;
-    history(sessionId: string, options?: {
-        before?: string;
-        signal?: AbortSignal;
-    }): Promise<HistoryPage>;
-    stream(sessionId: string, options: {
-        after: string | null;
-        signal: AbortSignal;
-    }): Promise<Response>;
-    chat(sessionId: string, input: ChatInput, options?: {
-        signal?: AbortSignal;
-    }): Promise<void>;
-    interrupt(sessionId: string, options?: {
-        signal?: AbortSignal;
-    }): Promise<void>;
-    status(sessionId: string, options?: {
-        signal?: AbortSignal;
-    }): Promise<ServiceStatus>;
-}
+import type { ChatInput, ChatTransport } from "./transport.js";
 /**
  * Where the reply of a {@link Chat} is, whatever the event stream's connection does (see
  * {@link ChatConnection}): `ready` (idle: a message may be sent), `submitted` (an input is
@@ -225,31 +66,6 @@ export interface ChatSnapshot {
      * replaces them once the run has saved.
      */
     readonly partial: readonly string[];
-}
-/**
- * A tool call waiting for an answer: the session's own ({@link PendingAction}), or with
- * `worker` a team worker's, which the service projects onto the leader's stream as `CUSTOM
- * subagent_require_user_confirm` (`replyId` is then the worker's reply; `confirm` /
- * `submitExternal` answer it through the leader session, where the service expects it,
- * and `CUSTOM subagent_user_confirm_result` clears it). A worker's call does not change
- * the leader's `status`.
- */
-export interface ChatPendingAction extends PendingAction {
-    /** The team worker asking (absent for the session's own calls). */
-    readonly worker?: {
-        readonly sessionId: string;
-        readonly agentId: string;
-        readonly agentName: string;
-    };
-}
-/** The value of a `CUSTOM mcp_progress` event: an MCP tool's progress notification. */
-export interface McpProgress {
-    readonly progress: number;
-    readonly total: number | null;
-    readonly message: string | null;
-    readonly reply_id: string;
-    readonly tool_call_id: string;
-    readonly [key: string]: unknown;
 }
 /** Options of {@link Chat.open}. */
 export interface ChatOptions {
@@ -449,3 +265,5 @@ export declare function toolResultOf(messages: readonly MsgJSON[], call: ToolCal
 }> | undefined;
 export type { PendingAction } from "./session.js";
 export * from "./sessions.js";
+export * from "./transport.js";
+export type { ChatPendingAction, McpProgress } from "./app-state.js";

@@ -22,6 +22,13 @@ const files: [string, string][] = [
   ["pkg/dist/react.d.ts", "react.d.ts"],
   ["pkg/dist/chat.d.ts", "chat.d.ts"],
   ["pkg/dist/sessions.d.ts", "sessions.d.ts"],
+  ["pkg/dist/entry-compat.d.ts", "entry-compat.d.ts"],
+  ["pkg/dist/compat.d.ts", "compat.d.ts"],
+  ["pkg/dist/compat-fold.d.ts", "compat-fold.d.ts"],
+  ["pkg/dist/compat-types.d.ts", "compat-types.d.ts"],
+  ["pkg/dist/compat-enums.d.ts", "compat-enums.d.ts"],
+  ["pkg/dist/transport.d.ts", "transport.d.ts"],
+  ["pkg/dist/app-state.d.ts", "app-state.d.ts"],
 ];
 
 for (const [built, reference] of files) {

@@ -1,0 +1,84 @@
+// The rules by which the chat client posts an input (`POST /chat/`) so that the service
+// never applies it twice: a 409 retried while a run that just ended saves, a failed
+// connection checked with the service before anything is sent again, a request given up
+// for time never sent again. The service keeps no record of inputs (no idempotency key).
+import { MsgError } from "./errors.js";
+import { sleep } from "./timing.js";
+
+/** How long after a failed `POST /chat/` the chat asks the service whether it was applied (its run takes the session lock within milliseconds). */
+const VERIFY_MS = 1000;
+/** How long the check of a failed send waits for the session to be idle or the message stored, ms. */
+export const VERIFY_WAIT_MS = 10_000;
+/** How many times a `POST /chat/` whose connection failed is sent again (each after a check). */
+const MAX_RESENDS = 2;
+
+/** What {@link postInput} needs of its chat. */
+export interface PostOptions {
+  /** Sends the input once (the transport's `chat`). */
+  post: (signal: AbortSignal) => Promise<void>;
+  /** The chat's lifetime: aborted, nothing more is tried. */
+  signal: AbortSignal;
+  /** How long a 409 is retried, ms. */
+  busyWaitMs: number;
+  /** Moves the transport to the next instance. */
+  failover: () => void;
+  /** Errors nobody awaits. */
+  report: (error: unknown) => void;
+}
+
+/**
+ * Posts an input (`how.post`, one `POST /chat/`), retrying a 409 for `busyWaitMs` (a run that just ended still saves). After
+ * `service_unavailable` (the instance is gone, or the connection broke after the request
+ * went out) it moves to the next instance, waits `VERIFY_MS` and asks the service whether
+ * the input was applied (`applied`): if so it resolves, else it sends again (at most
+ * `MAX_RESENDS` times). A failing check rejects with the first error.
+ */
+export async function postInput(applied: () => Promise<boolean>, how: PostOptions): Promise<void> {
+  const t0 = Date.now();
+  let wait = 100;
+  let resends = 0;
+  for (;;) {
+    try {
+      await how.post(how.signal);
+      return;
+    } catch (e) {
+      if (how.signal.aborted || !(e instanceof MsgError)) throw e;
+      if (e.code === "service_unavailable" && resends < MAX_RESENDS) {
+        resends += 1;
+        how.report(e);
+        how.failover();
+        await sleep(VERIFY_MS, how.signal);
+        // a request given up for time may still arrive (held by a proxy, a slow
+        // instance): the service keeps no record of inputs, so a second one would run the
+        // turn twice. It is waited for, never sent again.
+        const mayArrive = e.cause === "timeout";
+        let done: boolean;
+        try {
+          done = await applied();
+          for (const t0 = Date.now(); mayArrive && !done && Date.now() - t0 < VERIFY_WAIT_MS && !how.signal.aborted; ) {
+            await sleep(500, how.signal);
+            done = await applied();
+          }
+        } catch (c) {
+          if (!(c instanceof MsgError) || c.code !== "service_unavailable" || how.signal.aborted) throw e;
+          const held = /cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s)` : " (the check failed: whether it was taken is unknown)";
+          throw new MsgError(
+            "service_unavailable",
+            `${e.message}; then ${c.message}${held}: it may still run once the session is free, so wait for the chat before sending it again`,
+          );
+        }
+        if (done) return;
+        if (mayArrive) {
+          throw new MsgError(
+            "service_unavailable",
+            `${e.message}, and the service did not show it in ${VERIFY_WAIT_MS / 1000} s: not sent again, since it may still arrive and run; wait for the chat before sending it again`,
+          );
+        }
+        continue;
+      }
+      if (e.code !== "busy" || Date.now() - t0 + wait > how.busyWaitMs) throw e;
+    }
+    await sleep(wait, how.signal);
+    wait = Math.min(wait * 1.5, 1000);
+  }
+}

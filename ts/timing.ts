@@ -1,0 +1,26 @@
+// Timing helpers of the chat client: a sleep that an abort ends, and the check of an
+// option in milliseconds (or a count).
+import { MsgError } from "./errors.js";
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
+export const MAX_DELAY = 2 ** 31 - 1;
+
+/** A chat option in ms (or a count): `fallback` when absent; `invalid_argument` outside `min`…2^31 - 1 (Infinity where `infinite`). */
+export function number(value: unknown, name: string, fallback: number, min = 0, infinite = false, what = "chat option"): number {
+  if (value === undefined) return fallback;
+  const ok = typeof value === "number" && value >= min && (value <= MAX_DELAY || (infinite && value === Infinity));
+  if (!ok) throw new MsgError("invalid_argument", `${what} ${name} must be a number from ${min} to ${MAX_DELAY}${infinite ? " (or Infinity)" : ""}`);
+  return value as number;
+}
