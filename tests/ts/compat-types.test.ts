@@ -1,0 +1,128 @@
+// Type tests of `agentscope-message/compat`: app code written as apps on
+// `@agentscope-ai/agentscope` 0.0.15 write it (their own mutable types, block and event
+// literals, enum comparisons, a store reducer) compiles against this package's types
+// (`tsc -p tests/ts`, in the test command); lines marked with an expect-error directive
+// must not compile. Run, it also folds a short reply.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  AssistantMsg,
+  EventType,
+  ReplyFinishedReason,
+  UserMsg,
+  appendEvent,
+  appendEventImmutable,
+  getContentBlocks,
+  type AgentEvent,
+  type ContentBlock,
+  type DataBlockDeltaEvent,
+  type Msg,
+  type ReadonlyMsg,
+  type ToolCallBlock,
+  type UserConfirmResultEvent,
+} from "../../pkg/dist/entry-compat.js";
+
+// an app's own mutable types, as an app declares them next to the package's
+interface AppPermissionRule {
+  tool_name: string;
+  rule_content: string | null;
+  behavior: string;
+  source: string;
+}
+interface AppMessage {
+  id: string;
+  name: string;
+  role: string;
+  content: ContentBlock[];
+  created_at: string;
+  finished_at: string | null;
+  finished_reason: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** A reply list as a React ref holds it: messages mutated in place. */
+class Replies {
+  msgs: Msg[] = [];
+  current: Msg | null = null;
+  audio: string[] = [];
+
+  onEvent(event: AgentEvent): void {
+    if (event.type === EventType.CUSTOM) {
+      const name: string = event.name;
+      const value: Record<string, unknown> = event.value;
+      void [name, value];
+      return;
+    }
+    if (event.type === EventType.REPLY_START) {
+      const msg = AssistantMsg({ id: event.reply_id, name: event.name, content: [] });
+      this.msgs = [...this.msgs, msg];
+      this.current = msg;
+    } else if (this.current) {
+      appendEvent(this.current, event);
+    }
+    if (event.type === EventType.DATA_BLOCK_DELTA) {
+      const e = event as DataBlockDeltaEvent;
+      const chunk: string = e.data;
+      if (e.media_type.startsWith("audio/")) this.audio.push(chunk);
+    }
+    if (event.type === EventType.REPLY_END) this.current = null;
+  }
+
+  /** The confirmation an app posts for a tool call it shows. */
+  confirm(toolCall: ToolCallBlock, confirmed: boolean, replyId: string, rules?: ToolCallBlock["suggested_rules"]): UserConfirmResultEvent {
+    return {
+      type: EventType.USER_CONFIRM_RESULT,
+      id: "e1",
+      created_at: new Date().toISOString(),
+      reply_id: replyId,
+      confirm_results: [{ confirmed, tool_call: toolCall, rules: rules ?? null }],
+    };
+  }
+
+  failed(msg: Msg): boolean {
+    return msg.finished_reason === ReplyFinishedReason.ERROR;
+  }
+}
+
+test("app code against 0.0.15's types compiles and runs", () => {
+  // block literals as apps build them: no finished_at, no suggested_rules
+  const now = new Date().toISOString();
+  const text: ContentBlock = { type: "text", text: "hello", id: "t", created_at: now };
+  const call: ToolCallBlock = { type: "tool_call", name: "Bash", id: "c", input: "{}", state: "asking", created_at: now };
+  const user: Msg = UserMsg({ name: "user", content: [text] });
+  // our objects into the app's own mutable types
+  const own: AppMessage = user;
+  own.content.push({ type: "text", text: "more", id: "t2", created_at: now });
+  const created: string = user.created_at;
+  const rules: AppPermissionRule[] = call.suggested_rules ?? [];
+  rules.push({ tool_name: "Bash", rule_content: null, behavior: "allow", source: "user" });
+  void [created, own];
+
+  const replies = new Replies();
+  replies.onEvent({ type: EventType.REPLY_START, id: "1", created_at: now, session_id: "s", reply_id: "r", name: "Friday" });
+  replies.onEvent({ type: EventType.TEXT_BLOCK_START, id: "2", created_at: now, reply_id: "r", block_id: "b" });
+  replies.onEvent({ type: EventType.TEXT_BLOCK_DELTA, id: "3", created_at: now, reply_id: "r", block_id: "b", delta: "hi" });
+  replies.onEvent({ type: EventType.REPLY_END, id: "4", created_at: now, session_id: "s", reply_id: "r", finished_reason: ReplyFinishedReason.ERROR, error: { type: "upstream", message: "x" } });
+  const [msg] = replies.msgs;
+  assert.equal(getContentBlocks(msg!, "text")[0]!.text, "hi");
+  assert.ok(replies.failed(msg!));
+  assert.equal(replies.confirm(call, true, "r").type, "USER_CONFIRM_RESULT");
+
+  // a store reducer (zustand / redux): the immutable form
+  type State = { msgs: Msg[] };
+  const reduce = (state: State, event: AgentEvent): State => ({
+    msgs: state.msgs.map((m) => ("reply_id" in event && m.id === event.reply_id ? appendEventImmutable(m, event) : m)),
+  });
+  const next = reduce({ msgs: [msg!] }, { type: EventType.USER_INTERRUPT, id: "5", created_at: now, reply_id: "r" });
+  assert.equal(next.msgs.length, 1);
+
+  // the read-only view
+  const view: ReadonlyMsg = msg!;
+  // @ts-expect-error the read-only view has no writable fields
+  view.name = "x";
+  // @ts-expect-error nor writable lists
+  view.content.push(text);
+  // @ts-expect-error a delta is a string
+  const bad: AgentEvent = { type: EventType.TEXT_BLOCK_DELTA, id: "6", created_at: now, reply_id: "r", block_id: "b", delta: 1 };
+  void bad;
+});
