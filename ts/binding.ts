@@ -1,0 +1,246 @@
+// The framework-free state the Vue and Svelte bindings (`agentscope-message/vue`,
+// `agentscope-message/svelte`) wrap: a chat that is "connecting" (or "closed", or
+// "error") before `Chat.open` resolves, with actions that wait for the open, and a
+// session list that lists again after each action. Each binding only maps `view()` and
+// `onChange` onto its own reactivity. Imports no framework and loads no .wasm on import.
+import { AgentScopeTransport, Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
+import { MsgError } from "./errors.js";
+import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionRecord, type SessionView } from "./sessions.js";
+
+/** The options of a bound chat (the React hook's `UseChatOptions`, as plain values). */
+export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId"> {
+  /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
+  sessionId?: string | null;
+  /** The service's base URL, or the instances of one service (failover). */
+  baseUrl?: string | readonly string[];
+  /** Sent as `X-User-ID`. */
+  userId?: string;
+  /** The agent. */
+  agentId?: string;
+  /** A transport of one's own instead of `baseUrl` / `userId` / `agentId`. */
+  transport?: ChatTransport;
+  /** The `fetch` of the default transport. */
+  fetch?: typeof fetch;
+  /** More fields of `POST /sessions/` for a new session, for the default transport. */
+  session?: Record<string, unknown>;
+}
+
+/** What a bound chat shows: the chat's snapshot, its session id, `hasMore` and the chat once open. */
+export interface ChatView extends ChatSnapshot {
+  /** The session id, once the chat is open. */
+  readonly sessionId: string | null;
+  /** Whether older stored messages exist (`Chat.hasMore`). */
+  readonly hasMore: boolean;
+  /** The chat itself, once open (null before). */
+  readonly chat: Chat | null;
+}
+
+/** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
+export interface ChatActions {
+  send: (input: SendInput) => Promise<void>;
+  post: (input: ChatInput) => Promise<void>;
+  stop: () => Promise<void>;
+  confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: readonly unknown[] | null }) => Promise<void>;
+  submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
+  loadOlder: () => Promise<boolean>;
+}
+
+/** A bound chat: its view now, its actions, and `close`. */
+export interface ChatHandle extends ChatActions {
+  view(): ChatView;
+  close(): void;
+}
+
+const CONNECTING: ChatView = Object.freeze({
+  messages: Object.freeze([]),
+  status: "connecting",
+  connection: "connecting",
+  error: null,
+  pendingActions: Object.freeze([]),
+  state: null,
+  session: null,
+  progress: Object.freeze({}),
+  partial: Object.freeze([]),
+  sessionId: null,
+  hasMore: false,
+  chat: null,
+});
+const CLOSED: ChatView = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
+
+/**
+ * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
+ * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options
+ * whose `onError` / `onFinish` / `onEvent` are called (default: `options`).
+ */
+export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView) => void, latest: () => ChatBindingOptions = () => options): ChatHandle {
+  let chat: Chat | null = null;
+  let closed = false;
+  let unsubscribe = (): void => {};
+  let view = options.sessionId === null ? CLOSED : CONNECTING;
+  let resolve!: (chat: Chat) => void;
+  let reject!: (error: unknown) => void;
+  const opened = new Promise<Chat>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  opened.catch(() => {});
+  const publish = (): void => {
+    if (chat === null) return;
+    view = Object.freeze({ ...chat.getSnapshot(), sessionId: chat.sessionId, hasMore: chat.hasMore, chat });
+    onChange(view);
+  };
+  const fail = (e: unknown): void => {
+    const error = e instanceof MsgError ? e : new MsgError("invalid_argument", String(e));
+    view = Object.freeze({ ...CONNECTING, status: "error", error });
+    onChange(view);
+    reject(error);
+  };
+  if (options.sessionId === null) reject(new MsgError("closed", "no chat is open (sessionId is null)"));
+  else {
+    const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, sessionId: id, ...rest } = options;
+    const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
+      onError: (e) => {
+        const handler = latest().onError;
+        if (handler) handler(e);
+        else console.error("agentscope-message/chat:", e);
+      },
+      onFinish: (m) => latest().onFinish?.(m),
+      onEvent: (event) => latest().onEvent?.(event),
+    };
+    try {
+      const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
+      Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
+        (c) => {
+          if (closed) return c.close();
+          chat = c;
+          unsubscribe = c.subscribe(publish);
+          publish();
+          resolve(c);
+        },
+        (e: unknown) => {
+          if (!closed) fail(e);
+        },
+      );
+    } catch (e) {
+      fail(e);
+    }
+  }
+  const ready = (): Promise<Chat> => (chat !== null ? Promise.resolve(chat) : opened);
+  return {
+    view: () => view,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      chat?.close();
+      reject(new MsgError("closed", "the chat was closed"));
+    },
+    send: async (input) => (await ready()).send(input),
+    post: async (input) => (await ready()).post(input),
+    stop: async () => (await ready()).stop(),
+    confirm: async (toolCallId, confirmed, o) => (await ready()).confirm(toolCallId, confirmed, o),
+    submitExternal: async (results) => (await ready()).submitExternal(results),
+    loadOlder: async () => (await ready()).loadOlder(),
+  };
+}
+
+/** The options of a bound session list (the React hook's `UseSessionsOptions`). */
+export interface SessionsBindingOptions {
+  /** The service's base URL, or several (the instances of one service). */
+  baseUrl: string | readonly string[];
+  /** Sent as `X-User-ID`. */
+  userId: string;
+  /** The agent whose sessions are listed. */
+  agentId: string;
+  /** The `fetch` to use. */
+  fetch?: typeof fetch;
+  /** More headers for every request. */
+  headers?: Record<string, string>;
+  /** Fields of every `POST /sessions/` body, e.g. `{chat_model_config}`. */
+  session?: Record<string, unknown>;
+}
+
+/** What a bound session list shows. */
+export interface SessionsView {
+  /** The agent's sessions as last listed; empty before the first list. */
+  readonly sessions: readonly SessionView[];
+  /** Whether a list request is in flight (true until the first list arrives). */
+  readonly loading: boolean;
+  /** Why the last list request (or the options: `invalid_argument`) failed, or null. */
+  readonly error: MsgError | null;
+}
+
+/** The actions of a bound session list; each action lists again and resolves once the new list is shown. */
+export interface SessionsActions {
+  refresh: () => Promise<void>;
+  create: (options?: CreateSessionOptions) => Promise<string>;
+  rename: (sessionId: string, name: string) => Promise<SessionRecord>;
+  remove: (sessionId: string) => Promise<void>;
+  setPermissionMode: (sessionId: string, mode: PermissionMode) => Promise<SessionRecord>;
+}
+
+/** A bound session list. */
+export interface SessionsHandle extends SessionsActions {
+  view(): SessionsView;
+  /** The client (null for invalid options). */
+  readonly client: SessionsClient | null;
+  close(): void;
+}
+
+/** A key of the options by value (`fetch` aside): equal keys keep the client. */
+export function sessionsKey(o: SessionsBindingOptions): string {
+  return JSON.stringify([o.baseUrl, o.userId, o.agentId, o.headers ?? null, o.session ?? null]);
+}
+
+/** Makes a client for `options` and lists the sessions now; `onChange` gets each new view. */
+export function bindSessions(options: SessionsBindingOptions, onChange: (view: SessionsView) => void): SessionsHandle {
+  let client: SessionsClient | null = null;
+  let view: SessionsView;
+  try {
+    const transport = new AgentScopeTransport({ ...options, baseUrl: options.baseUrl as string | string[] });
+    client = new SessionsClient(transport, { session: options.session });
+    view = Object.freeze({ sessions: Object.freeze([]), loading: true, error: null });
+  } catch (e) {
+    const error = e instanceof MsgError ? e : new MsgError("invalid_argument", String(e));
+    view = Object.freeze({ sessions: Object.freeze([]), loading: false, error });
+  }
+  let generation = 0;
+  let closed = false;
+  const set = (next: Partial<SessionsView>): void => {
+    view = Object.freeze({ ...view, ...next });
+    onChange(view);
+  };
+  const refresh = async (): Promise<void> => {
+    if (client === null || closed) return;
+    const mine = ++generation;
+    if (!view.loading) set({ loading: true });
+    try {
+      const sessions = await client.list();
+      if (!closed && mine === generation) set({ sessions, error: null, loading: false });
+    } catch (e) {
+      const error = e instanceof MsgError ? e : new MsgError("service_unavailable", String(e));
+      if (!closed && mine === generation) set({ error, loading: false });
+    }
+  };
+  const act =
+    <A extends unknown[], R>(f: (c: SessionsClient, ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (client === null) throw view.error ?? new MsgError("invalid_argument", "no sessions client");
+      const result = await f(client, ...args);
+      await refresh();
+      return result;
+    };
+  void refresh();
+  return {
+    view: () => view,
+    client,
+    close: () => {
+      closed = true;
+    },
+    refresh,
+    create: act((c, o?: CreateSessionOptions) => c.create(o)),
+    rename: act((c, id: string, name: string) => c.rename(id, name)),
+    remove: act((c, id: string) => c.remove(id)),
+    setPermissionMode: act((c, id: string, mode: PermissionMode) => c.setPermissionMode(id, mode)),
+  };
+}
