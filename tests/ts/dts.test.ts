@@ -22,6 +22,7 @@ const files: [string, string][] = [
   ["pkg/dist/react.d.ts", "react.d.ts"],
   ["pkg/dist/vue.d.ts", "vue.d.ts"],
   ["pkg/dist/svelte.d.ts", "svelte.d.ts"],
+  ["pkg/dist/assistant-ui.d.ts", "assistant-ui.d.ts"],
   ["pkg/dist/binding.d.ts", "binding.d.ts"],
   ["pkg/dist/chat.d.ts", "chat.d.ts"],
   ["pkg/dist/sessions.d.ts", "sessions.d.ts"],

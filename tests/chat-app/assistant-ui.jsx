@@ -1,0 +1,84 @@
+// A page of tests/ts/assistant-ui.test.ts: assistant-ui's own primitives (thread,
+// messages, composer, a tool UI answering approvals with `respondToApproval`) over
+// `useChatRuntime` of agentscope-message/assistant-ui, against the live service through
+// the test server's same-origin `/api` proxy (the query string names the user, the agent
+// and the model). The test types into the composer and clicks; it reads the DOM, and the
+// `Chat` itself as `window.chat` (its snapshot is compared with the stored messages).
+import { StrictMode, useLayoutEffect } from "react";
+import { createRoot } from "react-dom/client";
+import { AssistantRuntimeProvider, ComposerPrimitive, MessagePrimitive, ThreadPrimitive } from "@assistant-ui/react";
+import { useChat } from "agentscope-message/react";
+import { useChatRuntime } from "agentscope-message/assistant-ui";
+
+const query = new URLSearchParams(location.search);
+const options = {
+  baseUrl: `${location.origin}/api`,
+  userId: query.get("user"),
+  agentId: query.get("agent"),
+  session: { chat_model_config: JSON.parse(query.get("model")) },
+};
+
+function ToolUI({ toolName, argsText, result, status, approval, respondToApproval }) {
+  return (
+    <div className="tool" data-tool={toolName} data-status={status.type} data-approval={approval === undefined ? "" : String(approval.approved)}>
+      <code>{toolName}({argsText})</code>
+      {approval !== undefined && approval.approved === undefined ? (
+        <span className="approval">
+          <button className="approve" onClick={() => respondToApproval({ approved: true })}>Approve</button>
+          <button className="deny" onClick={() => respondToApproval({ approved: false })}>Deny</button>
+        </span>
+      ) : null}
+      {result !== undefined ? <pre className="result">{typeof result === "string" ? result : JSON.stringify(result)}</pre> : null}
+    </div>
+  );
+}
+
+const parts = {
+  Text: ({ text }) => <p className="text">{text}</p>,
+  Reasoning: ({ text }) => <p className="reasoning">{text}</p>,
+  tools: { Fallback: ToolUI },
+};
+
+const UserMessage = () => (
+  <MessagePrimitive.Root className="message user">
+    <MessagePrimitive.Parts components={parts} />
+  </MessagePrimitive.Root>
+);
+const AssistantMessage = () => (
+  <MessagePrimitive.Root className="message assistant">
+    <MessagePrimitive.Parts components={parts} />
+  </MessagePrimitive.Root>
+);
+
+function App() {
+  const chat = useChat(options);
+  const runtime = useChatRuntime(chat);
+  useLayoutEffect(() => {
+    window.chat = chat.chat;
+    const main = document.getElementById("app");
+    main.dataset.status = chat.status;
+    main.dataset.session = chat.sessionId ?? "";
+  });
+  return (
+    <AssistantRuntimeProvider runtime={runtime}>
+      <main id="app">
+        <ThreadPrimitive.Root>
+          <ThreadPrimitive.Viewport>
+            <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
+          </ThreadPrimitive.Viewport>
+          <ComposerPrimitive.Root>
+            <ComposerPrimitive.Input id="input" placeholder="Message" />
+            <ComposerPrimitive.Send id="send">Send</ComposerPrimitive.Send>
+            <ComposerPrimitive.Cancel id="cancel">Stop</ComposerPrimitive.Cancel>
+          </ComposerPrimitive.Root>
+        </ThreadPrimitive.Root>
+      </main>
+    </AssistantRuntimeProvider>
+  );
+}
+
+createRoot(document.getElementById("root")).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,285 @@
+// agentscope-message/assistant-ui: the message converter on hand-worked messages (node),
+// and a page built with assistant-ui's own primitives (tests/chat-app/assistant-ui.jsx,
+// a Vite 8 build of the package as users get it, `npm pack`) in Chromium against the live
+// AgentScope 2.0.11 service: send through the composer, approve a call through the tool
+// UI's `respondToApproval`, Stop mid-reply; each ends with the chat's messages equal to
+// the stored ones.
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { build } from "vite";
+import { convertMessage, convertMessages, isRunning, toSendInput } from "../../pkg/dist/assistant-ui.js";
+import type { MsgJSON } from "../../pkg/dist/message.js";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
+import { startService, stored, type Service } from "./service.ts";
+
+// ------------------------------------------------------------------ the converter
+
+const T = "2026-01-02T03:04:05.000Z";
+function msg(id: string, role: "user" | "assistant", content: Json[], extra: Partial<Record<keyof MsgJSON, Json>> = {}): MsgJSON {
+  return { name: role, content, role, id, metadata: {}, created_at: T, usage: null, finished_at: T, finished_reason: "completed", structured_output: null, error: null, ...extra } as MsgJSON;
+}
+
+describe("convertMessage", () => {
+  test("text, thinking, a finished tool call with its result, an image; the hint left out", () => {
+    const m = msg("r1", "assistant", [
+      { type: "thinking", thinking: "let me look", id: "b1" },
+      { type: "tool_call", id: "c1", name: "Bash", input: '{"command":"ls"}', state: "finished" },
+      { type: "tool_result", id: "c1", name: "Bash", output: [{ type: "text", text: "a\n" }, { type: "text", text: "b" }], state: "success" },
+      { type: "hint", hint: "<system-reminder>x</system-reminder>" },
+      { type: "text", text: "Done." },
+      { type: "data", source: { type: "base64", media_type: "image/png", data: "iVBO" }, name: "p.png" },
+    ]);
+    assert.deepEqual(convertMessage(m), {
+      role: "assistant",
+      id: "r1",
+      createdAt: new Date(T),
+      metadata: { custom: { agentscope: { name: "assistant" } } },
+      status: { type: "complete", reason: "stop" },
+      content: [
+        { type: "reasoning", text: "let me look" },
+        { type: "tool-call", toolCallId: "c1", toolName: "Bash", args: { command: "ls" }, argsText: '{"command":"ls"}', result: "a\nb" },
+        { type: "text", text: "Done." },
+        { type: "image", image: "data:image/png;base64,iVBO", filename: "p.png" },
+      ],
+    });
+  });
+
+  test("a call asking: an approval to answer, the message requires action", () => {
+    const m = msg("r2", "assistant", [{ type: "tool_call", id: "c2", name: "Bash", input: '{"command":"rm', state: "asking" }], { finished_at: null, finished_reason: null });
+    const out = convertMessage(m, { running: true });
+    assert.deepEqual(out.status, { type: "requires-action", reason: "tool-calls" });
+    // truncated JSON: what parsed so far
+    assert.deepEqual(out.content, [{ type: "tool-call", toolCallId: "c2", toolName: "Bash", args: { command: "rm" }, argsText: '{"command":"rm', approval: { id: "c2" } }]);
+  });
+
+  test("a denied call: approval false and the result 'denied', not the model-facing reminder", () => {
+    const m = msg("r3", "assistant", [
+      { type: "tool_call", id: "c3", name: "Bash", input: "{}", state: "finished" },
+      { type: "tool_result", id: "c3", name: "Bash", output: "<system-reminder>The user denied it</system-reminder>", state: "denied" },
+    ]);
+    assert.deepEqual(convertMessage(m).content, [
+      { type: "tool-call", toolCallId: "c3", toolName: "Bash", args: {}, argsText: "{}", result: "denied", isError: true, approval: { id: "c3", approved: false } },
+    ]);
+  });
+
+  test("a running result is preliminary; an error result isError; interrupted and failed replies are incomplete", () => {
+    const running = msg("r4", "assistant", [
+      { type: "tool_call", id: "c4", name: "Slow", input: "{}", state: "allowed" },
+      { type: "tool_result", id: "c4", name: "Slow", output: "half", state: "running" },
+      { type: "tool_call", id: "c5", name: "Bad", input: "{}", state: "finished" },
+      { type: "tool_result", id: "c5", name: "Bad", output: "boom", state: "error" },
+    ], { finished_at: null, finished_reason: null });
+    const out = convertMessage(running, { running: true });
+    assert.deepEqual(out.status, { type: "running" });
+    assert.deepEqual(out.content, [
+      { type: "tool-call", toolCallId: "c4", toolName: "Slow", args: {}, argsText: "{}", result: "half", isPreliminary: true },
+      { type: "tool-call", toolCallId: "c5", toolName: "Bad", args: {}, argsText: "{}", result: "boom", isError: true },
+    ]);
+    assert.deepEqual(convertMessage(msg("r5", "assistant", [], { finished_reason: "interrupted" })).status, { type: "incomplete", reason: "cancelled" });
+    assert.deepEqual(convertMessage(msg("r6", "assistant", [], { finished_reason: "error", error: { type: "x", message: "m" } })).status, { type: "incomplete", reason: "error", error: "m" });
+  });
+
+  test("a user message: text and a file (URL), no status", () => {
+    const m = msg("u1", "user", [
+      { type: "text", text: "see" },
+      { type: "data", source: { type: "url", url: "https://example.test/a.pdf", media_type: "application/pdf" } },
+    ]);
+    assert.deepEqual(convertMessage(m), {
+      role: "user",
+      id: "u1",
+      createdAt: new Date(T),
+      metadata: { custom: { agentscope: { name: "user" } } },
+      content: [
+        { type: "text", text: "see" },
+        { type: "file", data: "https://example.test/a.pdf", mimeType: "application/pdf", sourceType: "url" },
+      ],
+    });
+  });
+
+  test("convertMessages: a result in a later message joins its call; only the last unfinished reply runs", () => {
+    const a = msg("r7", "assistant", [{ type: "tool_call", id: "c7", name: "T", input: "{}", state: "finished" }]);
+    const b = msg("r8", "assistant", [{ type: "tool_result", id: "c7", name: "T", output: "ok", state: "success" }, { type: "text", text: "hi" }], { finished_at: null, finished_reason: null });
+    const [x, y] = convertMessages([a, b], "streaming");
+    assert.deepEqual(x!.content, [{ type: "tool-call", toolCallId: "c7", toolName: "T", args: {}, argsText: "{}", result: "ok" }]);
+    assert.deepEqual(y!.content, [{ type: "text", text: "hi" }]);
+    assert.deepEqual(y!.status, { type: "running" });
+    assert.deepEqual(convertMessages([b], "ready")[0]!.status, { type: "incomplete", reason: "other" });
+    assert.deepEqual(["ready", "submitted", "streaming", "stopping", "awaiting_input"].map((s) => isRunning(s as never)), [false, true, true, true, false]);
+  });
+
+  test("toSendInput: text parts and attachments as blocks", () => {
+    const blocks = toSendInput({
+      content: [{ type: "text", text: "look" }],
+      attachments: [
+        { id: "a", type: "image", name: "p.png", status: { type: "complete" }, content: [{ type: "image", image: "data:image/png;base64,iVBO", filename: "p.png" }] },
+        { id: "b", type: "file", name: "d.txt", status: { type: "complete" }, content: [{ type: "file", data: "aGk=", mimeType: "text/plain", filename: "d.txt" }] },
+      ],
+    });
+    assert.deepEqual(blocks, [
+      { type: "text", text: "look" },
+      { type: "data", source: { type: "base64", media_type: "image/png", data: "iVBO" }, name: "p.png" },
+      { type: "data", source: { type: "base64", media_type: "text/plain", data: "aGk=" }, name: "d.txt" },
+    ]);
+  });
+});
+
+// ------------------------------------------------------------------ in Chromium
+
+mkdirSync(join(root, "target"), { recursive: true });
+const WAIT = 90_000;
+const TEST = { timeout: 300_000 };
+
+describe("assistant-ui primitives in Chromium against the live service", () => {
+  let scratch = "";
+  let service: Service | undefined;
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let base = "";
+  const sockets = new Set<Socket>();
+
+  before(async () => {
+    const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
+    started.catch(() => {});
+    scratch = mkdtempSync(join(root, "target", "assistant-ui-"));
+    const appDir = join(scratch, "app");
+    const dist = join(scratch, "dist");
+    mkdirSync(appDir);
+    installPackedPackage(appDir, "assistant-ui-consumer");
+    cpSync(join(root, "tests/chat-app"), appDir, { recursive: true });
+    const nodeEnv = process.env.NODE_ENV;
+    await build({
+      root: appDir,
+      configFile: false,
+      logLevel: "error",
+      oxc: { jsx: { runtime: "automatic" } },
+      build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: [join(appDir, "assistant-ui.html")] } },
+    });
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+    service = await started;
+    const target = new URL(service.url);
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      if (url.pathname.startsWith("/api/")) {
+        const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url!.slice("/api".length), headers: { ...req.headers, host: target.host } }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          res.flushHeaders();
+          up.pipe(res);
+        });
+        out.on("error", () => res.socket?.destroy());
+        res.on("close", () => out.destroy());
+        req.pipe(out);
+        return;
+      }
+      const path = normalize(join(dist, decodeURIComponent(url.pathname)));
+      if (!path.startsWith(dist) || !existsSync(path)) return void res.writeHead(404).end();
+      const type = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" }[extname(path)];
+      res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" }).end(readFileSync(path));
+    });
+    server.on("connection", (s) => {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await service?.stop();
+    if (scratch !== "") rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const comparable = (messages: readonly Json[]): Json[] =>
+    messages.map((m) => {
+      const copy = thaw(m);
+      nullRecordingVolatiles(copy);
+      return copy;
+    });
+
+  async function open(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
+    const page = await browser!.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console.error: ${m.text()}`);
+    });
+    const q = `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(service!.info.chat_model_config))}`;
+    await page.goto(`${base}/assistant-ui.html?${q}`);
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.status === "ready" && document.getElementById("app")?.dataset.session !== "", null, { timeout: WAIT });
+    const sessionId = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
+    return { page, problems, sessionId };
+  }
+
+  async function type(page: Page, text: string): Promise<void> {
+    await page.fill("#input", text);
+    await page.click("#send");
+  }
+
+  const status = (page: Page) => page.evaluate(() => document.getElementById("app")!.dataset.status!);
+
+  /** Waits for `ready` with the chat's messages equal to the stored ones; returns them. */
+  async function asStored(page: Page, sessionId: string): Promise<Json[]> {
+    const t0 = Date.now();
+    for (;;) {
+      const shown = comparable(await page.evaluate(() => (window as unknown as { chat: { getSnapshot(): { messages: unknown[] } } }).chat.getSnapshot().messages as Json[]));
+      const want = comparable(await stored(service!, sessionId));
+      const st = await status(page);
+      if (st === "ready" && JSON.stringify(shown) === JSON.stringify(want)) return want;
+      if (Date.now() - t0 > WAIT) {
+        assert.deepEqual(shown, want);
+        assert.equal(st, "ready");
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  test("send 'hello' through the composer: 'You said: hello' rendered by the thread, as stored", TEST, async () => {
+    const { page, problems, sessionId } = await open();
+    await type(page, "hello");
+    await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
+    assert.equal(await page.locator(".message.user .text").first().textContent(), "hello");
+    const want = await asStored(page, sessionId);
+    assert.equal(want.length, 2);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("confirm: the tool UI's approval (send disabled while it waits), Approve → 'The Bash call was approved.', as stored", TEST, async () => {
+    const { page, problems, sessionId } = await open();
+    await type(page, "confirm");
+    await page.waitForSelector(".tool[data-tool='Bash'] button.approve", { timeout: WAIT });
+    assert.equal(await status(page), "awaiting_input");
+    await page.fill("#input", "more");
+    assert.equal(await page.isDisabled("#send"), true, "sending is disabled while a confirmation waits");
+    await page.fill("#input", "");
+    await page.click(".tool[data-tool='Bash'] button.approve");
+    await page.waitForSelector(".message.assistant .text:has-text('The Bash call was approved.')", { timeout: WAIT });
+    assert.equal(await page.locator(".tool[data-tool='Bash'] button.approve").count(), 0);
+    await asStored(page, sessionId);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("Stop during 'long 3000': the composer's cancel stops the run; the reply ends interrupted, as stored", TEST, async () => {
+    const { page, problems, sessionId } = await open();
+    await type(page, "long 3000");
+    await page.waitForFunction(() => document.querySelectorAll(".message.assistant .text").length > 0 && document.getElementById("app")!.dataset.status === "streaming", null, { timeout: WAIT });
+    await page.click("#cancel");
+    const want = await asStored(page, sessionId);
+    const reply = want.at(-1)!;
+    assert.equal(reply.finished_reason, "interrupted");
+    const text = (reply.content as Json[]).filter((b) => b.type === "text").map((b) => b.text).join("");
+    assert.ok(text.length > 0 && text.length < 3000, `an interrupted reply of ${text.length} chars`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
