@@ -7,14 +7,13 @@
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { build } from "vite";
 import { convertMessage, convertMessages, isRunning, toSendInput } from "../../pkg/dist/assistant-ui.js";
 import type { MsgJSON } from "../../pkg/dist/message.js";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
 import { startService, stored, type Service } from "./service.ts";
 
 // ------------------------------------------------------------------ the converter
@@ -140,7 +139,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let base = "";
-  const sockets = new Set<Socket>();
+  let closeServer: (() => Promise<void>) | undefined;
 
   before(async () => {
     const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
@@ -181,19 +180,13 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
       const type = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" }[extname(path)];
       res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" }).end(readFileSync(path));
     });
-    server.on("connection", (s) => {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ base, close: closeServer } = await listenLoopback(server));
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await closeServer?.();
     await service?.stop();
     if (scratch !== "") rmSync(scratch, { recursive: true, force: true });
   });

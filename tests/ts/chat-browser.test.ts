@@ -10,13 +10,13 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
 import { api, newSession, startService, stored, type Service } from "./service.ts";
 
 // Under target/ (git-ignored): vite, react and react-dom resolve from the repository's
@@ -34,7 +34,7 @@ let browser: Browser | undefined;
 let server: Server | undefined;
 let vite: ViteDevServer | undefined;
 let base = "";
-const sockets = new Set<Socket>();
+let closeServer: (() => Promise<void>) | undefined;
 
 /** `/api` requests as `METHOD /path` (the service's path, no query), in order; when each came. */
 const requests: string[] = [];
@@ -151,10 +151,6 @@ before(async () => {
     }
     serveBuilt(url.pathname, res).catch(() => res.destroy());
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
   if (nodeEnv === undefined) delete process.env.NODE_ENV;
   else process.env.NODE_ENV = nodeEnv;
   vite = await createViteServer({
@@ -173,15 +169,13 @@ before(async () => {
   service = await started;
   modelConfig = service.info.chat_model_config;
   assert.equal(typeof modelConfig?.credential_id, "string", "the service printed its chat_model_config");
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close: closeServer } = await listenLoopback(server));
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  for (const s of sockets) s.destroy();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await closeServer?.();
   await vite?.close();
   await service?.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -8,14 +8,13 @@
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import vue from "@vitejs/plugin-vue";
 import type { Browser, Page } from "playwright-core";
 import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
 import { startProxy, startService, stored, type Proxy, type Service } from "./service.ts";
 
 mkdirSync(join(root, "target"), { recursive: true });
@@ -31,7 +30,7 @@ let browser: Browser | undefined;
 let server: Server | undefined;
 let vite: ViteDevServer | undefined;
 let base = "";
-const sockets = new Set<Socket>();
+let closeServer: (() => Promise<void>) | undefined;
 const plugins = () => [vue(), svelte({ configFile: false })];
 
 before(async () => {
@@ -73,10 +72,6 @@ before(async () => {
     const type = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" }[extname(path)];
     res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" }).end(readFileSync(path));
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
   vite = await createViteServer({
     root: appDir,
     mode: "development",
@@ -89,15 +84,13 @@ before(async () => {
     cacheDir: join(appDir, "node_modules/.vite-frameworks"),
     server: { middlewareMode: true, ws: { server } },
   });
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close: closeServer } = await listenLoopback(server));
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  for (const s of sockets) s.destroy();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await closeServer?.();
   await vite?.close();
   await proxy?.close();
   await service?.stop();

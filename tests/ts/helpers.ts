@@ -108,3 +108,24 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+/**
+ * Listens on a free loopback port; resolves its base URL and a `close` that ends every
+ * connection still open (SSE streams, keep-alive), then the server.
+ */
+export async function listenLoopback(server: import("node:http").Server): Promise<{ base: string; close: () => Promise<void> }> {
+  const sockets = new Set<import("node:net").Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as import("node:net").AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

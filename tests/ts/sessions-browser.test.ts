@@ -8,12 +8,11 @@
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, root } from "./helpers.ts";
+import { installPackedPackage, type Json, launchChromium, root, listenLoopback } from "./helpers.ts";
 import { api, startService, type Service } from "./service.ts";
 
 mkdirSync(join(root, "target"), { recursive: true });
@@ -28,7 +27,7 @@ let browser: Browser | undefined;
 let server: Server | undefined;
 let vite: ViteDevServer | undefined;
 let base = "";
-const sockets = new Set<Socket>();
+let closeServer: (() => Promise<void>) | undefined;
 /** `/api` requests as `METHOD /path` (the service's path, no query), in order. */
 const requests: string[] = [];
 /** Paths of `.wasm` files served. */
@@ -80,10 +79,6 @@ before(async () => {
     }
     serveBuilt(url.pathname, res);
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
   vite = await createViteServer({
     root: app,
     mode: "development",
@@ -97,15 +92,13 @@ before(async () => {
     server: { middlewareMode: true, ws: { server } },
   });
   service = await started;
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close: closeServer } = await listenLoopback(server));
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  for (const s of sockets) s.destroy();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await closeServer?.();
   await vite?.close();
   await service?.stop();
   rmSync(scratch, { recursive: true, force: true });
