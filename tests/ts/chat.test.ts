@@ -528,9 +528,9 @@ test("bad options and transport arguments are invalid_argument, before any reque
   chat.close();
 });
 
-test("the README's plain TypeScript example (examples/chat.ts) runs on the packed package against the service", () => {
+test("the plain TypeScript example of docs/chat.md (examples/chat.ts) runs on the packed package against the service", () => {
   const example = readFileSync(join(root, "examples/chat.ts"), "utf8");
-  assert.ok(readFileSync(join(root, "README.md"), "utf8").includes(example.trim()), "the README shows examples/chat.ts verbatim");
+  assert.ok(readFileSync(join(root, "docs/chat.md"), "utf8").includes(example.trim()), "docs/chat.md shows examples/chat.ts verbatim");
   mkdirSync(join(root, "target"), { recursive: true });
   const scratch = mkdtempSync(join(root, "target", "chat-example-"));
   installPackedPackage(scratch, "chat-example");

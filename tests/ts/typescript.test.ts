@@ -36,7 +36,10 @@ function snippets(readme: string): { code: string; tsx: boolean }[] {
 before(() => {
   installPackedPackage(scratch, "ts-consumer");
 
-  const all = [...snippets("README.md"), ...snippets("pkg-template/README.md")];
+  // (and the plain TypeScript chat of docs/chat.md, examples/chat.ts, which the README links)
+  const plainChat = snippets("docs/chat.md").filter(({ code }) => code.startsWith("// A chat with an AgentScope 2.0 service in plain TypeScript"));
+  assert.equal(plainChat.length, 1, "docs/chat.md shows examples/chat.ts");
+  const all = [...snippets("README.md"), ...snippets("pkg-template/README.md"), ...plainChat];
   assert.ok(all.length >= 6, "the READMEs have TypeScript snippets");
   mkdirSync(join(scratch, "src"));
   mkdirSync(join(scratch, "dom"));
