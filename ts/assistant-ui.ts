@@ -9,7 +9,7 @@
 // call `approval.approved === false` and the result "denied" instead of the
 // model-facing reminder), data → image / file parts; hints are left out (they are
 // addressed to the model).
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   useExternalStoreRuntime,
   type AppendMessage,
@@ -17,14 +17,16 @@ import {
   type AttachmentAdapter,
   type CompleteAttachment,
   type ExternalStoreAdapter,
+  type ExternalStoreThreadData,
+  type ExternalStoreThreadListAdapter,
   type PendingAttachment,
   type ThreadMessageLike,
 } from "@assistant-ui/react";
 import type { ChatStatus } from "./chat.js";
 import type { ContentBlock, ContentBlockInput, DataBlock, MsgJSON, ToolCallBlock, ToolResultBlock } from "./message.js";
 import { readPartialJson } from "./partial-json.js";
-import { useChat, type UseChatOptions, type UseChatResult } from "./react.js";
-import { dataBlock, type DataBlockOptions } from "./sessions.js";
+import { useChat, useSessions, type UseChatOptions, type UseChatResult, type UseSessionsResult } from "./react.js";
+import { dataBlock, type DataBlockOptions, type SessionView } from "./sessions.js";
 
 type Part = Exclude<ThreadMessageLike["content"], string>[number];
 type ToolPart = Extract<Part, { type: "tool-call" }>;
@@ -254,10 +256,17 @@ export function attachmentAdapter(options: { accept?: string } & Pick<DataBlockO
 export interface ChatRuntimeOptions {
   /** The composer's attachment adapter (default {@link attachmentAdapter}`()`; `null`: no attachments). */
   attachments?: AttachmentAdapter | null;
+  /** assistant-ui's thread list (`adapters.threadList`), e.g. {@link useSessionThreads}' `threadList`. */
+  threadList?: ExternalStoreThreadListAdapter;
+  /**
+   * What the composer's first message does while no chat is open (status `closed`), e.g.
+   * {@link useSessionThreads}' `sendNew`; absent: sending is disabled while none is open.
+   */
+  sendNew?: (input: ContentBlockInput[]) => Promise<void>;
 }
 
 /** Options of {@link useAgentScopeRuntime}: useChat's, and the runtime's. */
-export interface AgentScopeRuntimeOptions extends UseChatOptions, ChatRuntimeOptions {}
+export interface AgentScopeRuntimeOptions extends UseChatOptions, Omit<ChatRuntimeOptions, "threadList" | "sendNew"> {}
 
 /**
  * An assistant-ui runtime over a {@link useChat} result, for an app that also reads the
@@ -265,22 +274,29 @@ export interface AgentScopeRuntimeOptions extends UseChatOptions, ChatRuntimeOpt
  * ({@link convertMessages}), `isRunning` from the status, `onNew` → `send` (text and
  * attachments as data blocks), `onCancel` → `stop`, `onRespondToToolApproval` →
  * `confirm`, `onAddToolResult` → `submitExternal`, `onLoadEarlier` → `loadOlder`;
- * sending disabled while a confirmation waits and while no chat is open.
+ * sending disabled while a confirmation waits and while no chat is open (unless
+ * `sendNew` is given: then the first message goes there).
  */
 export function useChatRuntime(chat: UseChatResult, options: ChatRuntimeOptions = {}): AssistantRuntime {
   const { messages, status, pendingActions, send, stop, confirm, submitExternal, loadOlder, hasMore } = chat;
+  const { sendNew, threadList } = options;
   const converted = useMemo(() => convertMessages(messages, status), [messages, status]);
   const attachments = useMemo(() => (options.attachments === undefined ? attachmentAdapter() : options.attachments), [options.attachments]);
-  const onNew = useCallback(async (message: AppendMessage) => send(toSendInput(message)), [send]);
+  const closed = status === "closed";
+  const onNew = useCallback(
+    async (message: AppendMessage) => (closed && sendNew !== undefined ? sendNew(toSendInput(message)) : send(toSendInput(message))),
+    [send, sendNew, closed],
+  );
   const onCancel = useCallback(async () => stop(), [stop]);
   const onLoadEarlier = useCallback(async () => void (await loadOlder()), [loadOlder]);
   const waiting = pendingActions.some((a) => a.kind === "confirm");
+  const adapters = attachments === null && threadList === undefined ? undefined : { ...(attachments === null ? {} : { attachments }), ...(threadList === undefined ? {} : { threadList }) };
   const adapter: ExternalStoreAdapter<ThreadMessageLike> = {
     messages: converted,
     convertMessage: (m) => m,
     isRunning: isRunning(status),
     isLoading: status === "connecting",
-    isSendDisabled: waiting || status === "closed" || (status === "error" && chat.chat === null),
+    isSendDisabled: waiting || (closed && sendNew === undefined) || (status === "error" && chat.chat === null),
     hasEarlier: hasMore,
     onLoadEarlier,
     onNew,
@@ -288,7 +304,7 @@ export function useChatRuntime(chat: UseChatResult, options: ChatRuntimeOptions 
     onRespondToToolApproval: ({ approvalId, approved }) => confirm(approvalId, approved),
     onAddToolResult: ({ toolCallId, result, isError }) =>
       submitExternal({ toolCallId, output: typeof result === "string" ? result : JSON.stringify(result), state: isError ? "error" : "success" }),
-    adapters: attachments === null ? undefined : { attachments },
+    adapters,
   };
   return useExternalStoreRuntime(adapter);
 }
@@ -301,4 +317,141 @@ export function useChatRuntime(chat: UseChatResult, options: ChatRuntimeOptions 
 export function useAgentScopeRuntime(options: AgentScopeRuntimeOptions): AssistantRuntime {
   const { attachments, ...chatOptions } = options;
   return useChatRuntime(useChat(chatOptions), { attachments });
+}
+
+// ------------------------------------------------------------------ threads over the sessions
+
+/** The thread id of the new thread (no session yet): assistant-ui's main thread while nothing is open. */
+export const NEW_THREAD_ID = "agentscope-new-thread";
+
+/** A session as an assistant-ui thread: its id, and its name (`session.config.name`) as the title. */
+export function sessionThread(view: SessionView): ExternalStoreThreadData<"regular"> {
+  return { status: "regular", id: view.session.id, remoteId: view.session.id, title: view.session.config.name };
+}
+
+/** Options of {@link useSessionThreads} (and of {@link useAgentScopeThreadsRuntime}). */
+export interface SessionThreadsOptions extends Omit<UseChatOptions, "sessionId" | "transport" | "baseUrl" | "userId" | "agentId"> {
+  /** The service's base URL, or several (the instances of one service). */
+  baseUrl: string | readonly string[];
+  /** Sent as `X-User-ID`. */
+  userId: string;
+  /** The agent whose sessions are the threads. */
+  agentId: string;
+  /** More headers for the session list's requests. */
+  headers?: Record<string, string>;
+  /** The session open at first (default: none, the new thread). */
+  sessionId?: string | null;
+}
+
+/** What {@link useSessionThreads} returns. */
+export interface SessionThreadsResult {
+  /** The open session's chat (`useChat`; status `closed` on the new thread). */
+  chat: UseChatResult;
+  /** The agent's sessions (`useSessions`). */
+  sessions: UseSessionsResult;
+  /** The open session's id, or null on the new thread. */
+  sessionId: string | null;
+  /** Opens a session (its chat), or the new thread (`null`). */
+  open: (sessionId: string | null) => void;
+  /** assistant-ui's thread list over the sessions (`adapters.threadList`). */
+  threadList: ExternalStoreThreadListAdapter;
+  /** The new thread's first message: creates the session (`POST /sessions/`), opens it and sends. */
+  sendNew: (input: ContentBlockInput[]) => Promise<void>;
+}
+
+interface Pending {
+  sessionId: string;
+  input: ContentBlockInput[];
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The agent's sessions as assistant-ui threads, with the open one's chat: `threads` from
+ * `GET /sessions/` (title `session.config.name`; the list is read again when the open
+ * session's name changes, i.e. after `CUSTOM session_updated` auto-names it), switching
+ * opens that session's chat, the new thread opens nothing and creates no session until
+ * its first message is sent (`sendNew`), rename → `PATCH {name}`, delete →
+ * `DELETE /sessions/{sid}` (deleting the open one goes to the new thread).
+ */
+export function useSessionThreads(options: SessionThreadsOptions): SessionThreadsResult {
+  const { baseUrl, userId, agentId, headers, sessionId: initial, ...rest } = options;
+  const sessions = useSessions({ baseUrl, userId, agentId, headers, fetch: options.fetch, session: options.session });
+  const [sessionId, setSessionId] = useState<string | null>(initial ?? null);
+  const chat = useChat({ ...rest, baseUrl, userId, agentId, sessionId });
+  const pending = useRef<Pending | null>(null);
+  const open = useCallback((id: string | null) => {
+    const p = pending.current;
+    if (p !== null && p.sessionId !== id) {
+      pending.current = null;
+      p.reject(new Error("another thread was opened before the first message was sent"));
+    }
+    setSessionId(id);
+  }, []);
+  // the first message of a new thread goes out once its session's chat is open
+  const opened = chat.chat;
+  const failed = chat.status === "error" && opened === null;
+  useEffect(() => {
+    const p = pending.current;
+    if (p === null || sessionId !== p.sessionId) return;
+    if (opened !== null && opened.sessionId === p.sessionId) {
+      pending.current = null;
+      opened.send(p.input).then(p.resolve, p.reject);
+    } else if (failed) {
+      pending.current = null;
+      p.reject(chat.error);
+    }
+  }, [opened, sessionId, failed, chat.error]);
+  const { create, refresh, rename, remove } = sessions;
+  const sendNew = useCallback(
+    async (input: ContentBlockInput[]) => {
+      const id = await create();
+      await new Promise<void>((resolve, reject) => {
+        pending.current = { sessionId: id, input, resolve, reject };
+        setSessionId(id);
+      });
+    },
+    [create],
+  );
+  // the open session renamed (auto-named after its first reply): list again
+  const name = chat.session?.session.id === sessionId ? chat.session?.session.config.name : undefined;
+  const named = useRef(name);
+  useEffect(() => {
+    if (name === undefined || named.current === name) return;
+    const first = named.current === undefined;
+    named.current = name;
+    if (!first || !sessions.sessions.some((v) => v.session.id === sessionId && v.session.config.name === name)) void refresh();
+  }, [name, refresh, sessionId, sessions.sessions]);
+  const threads = useMemo(() => sessions.sessions.map(sessionThread), [sessions.sessions]);
+  const threadList: ExternalStoreThreadListAdapter = useMemo(
+    () => ({
+      threadId: sessionId ?? NEW_THREAD_ID,
+      isLoading: sessions.loading && threads.length === 0,
+      threads,
+      onSwitchToThread: (id: string) => open(id),
+      onSwitchToNewThread: () => open(null),
+      onRename: async (id: string, title: string) => void (await rename(id, title)),
+      onDelete: async (id: string) => {
+        await remove(id);
+        if (id === sessionId) open(null);
+      },
+    }),
+    [sessionId, sessions.loading, threads, open, rename, remove],
+  );
+  return { chat, sessions, sessionId, open, threadList, sendNew };
+}
+
+/** Options of {@link useAgentScopeThreadsRuntime}: {@link useSessionThreads}' and the composer's attachments. */
+export interface AgentScopeThreadsRuntimeOptions extends SessionThreadsOptions, Omit<ChatRuntimeOptions, "threadList" | "sendNew"> {}
+
+/**
+ * An assistant-ui runtime with a thread list over the agent's sessions
+ * ({@link useSessionThreads} through {@link useChatRuntime}): `ThreadListPrimitive`
+ * shows the sessions, New opens an empty thread (no session is created until its first
+ * message), switching opens that session's chat, rename and delete reach the service.
+ */
+export function useAgentScopeThreadsRuntime(options: AgentScopeThreadsRuntimeOptions): AssistantRuntime {
+  const { attachments, ...threadOptions } = options;
+  const { chat, threadList, sendNew } = useSessionThreads(threadOptions);
+  return useChatRuntime(chat, { attachments, threadList, sendNew });
 }

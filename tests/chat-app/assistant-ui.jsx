@@ -4,11 +4,24 @@
 // the test server's same-origin `/api` proxy (the query string names the user, the agent
 // and the model). The test types into the composer and clicks; it reads the DOM, and the
 // `Chat` itself as `window.chat` (its snapshot is compared with the stored messages).
+// With `threads=1` in the query: the runtime of `useSessionThreads` (the agent's sessions
+// as threads) with assistant-ui's ThreadList primitives (New, the items' triggers,
+// titles, delete, and rename through the item's `rename`, its new title read from
+// `#rename-title`).
 import { StrictMode, useLayoutEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { AssistantRuntimeProvider, ComposerPrimitive, MessagePrimitive, ThreadPrimitive } from "@assistant-ui/react";
+import {
+  AssistantRuntimeProvider,
+  ComposerPrimitive,
+  MessagePrimitive,
+  ThreadListItemPrimitive,
+  ThreadListPrimitive,
+  ThreadPrimitive,
+  useAui,
+  useAuiState,
+} from "@assistant-ui/react";
 import { useChat } from "agentscope-message/react";
-import { useChatRuntime } from "agentscope-message/assistant-ui";
+import { useChatRuntime, useSessionThreads } from "agentscope-message/assistant-ui";
 
 const query = new URLSearchParams(location.search);
 const options = {
@@ -50,6 +63,21 @@ const AssistantMessage = () => (
   </MessagePrimitive.Root>
 );
 
+function Thread() {
+  return (
+        <ThreadPrimitive.Root>
+          <ThreadPrimitive.Viewport>
+            <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
+          </ThreadPrimitive.Viewport>
+          <ComposerPrimitive.Root>
+            <ComposerPrimitive.Input id="input" placeholder="Message" />
+            <ComposerPrimitive.Send id="send">Send</ComposerPrimitive.Send>
+            <ComposerPrimitive.Cancel id="cancel">Stop</ComposerPrimitive.Cancel>
+          </ComposerPrimitive.Root>
+        </ThreadPrimitive.Root>
+  );
+}
+
 function App() {
   const chat = useChat(options);
   const runtime = useChatRuntime(chat);
@@ -62,16 +90,52 @@ function App() {
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <main id="app">
-        <ThreadPrimitive.Root>
-          <ThreadPrimitive.Viewport>
-            <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
-          </ThreadPrimitive.Viewport>
-          <ComposerPrimitive.Root>
-            <ComposerPrimitive.Input id="input" placeholder="Message" />
-            <ComposerPrimitive.Send id="send">Send</ComposerPrimitive.Send>
-            <ComposerPrimitive.Cancel id="cancel">Stop</ComposerPrimitive.Cancel>
-          </ComposerPrimitive.Root>
-        </ThreadPrimitive.Root>
+        <Thread />
+      </main>
+    </AssistantRuntimeProvider>
+  );
+}
+
+function RenameButton() {
+  const aui = useAui();
+  return <button className="rename" onClick={() => aui.threadListItem.rename(document.getElementById("rename-title").value)}>Rename</button>;
+}
+
+function ItemId() {
+  const id = useAuiState((s) => s.threadListItem.id);
+  return <code className="id">{id}</code>;
+}
+
+const ThreadListItem = () => (
+  <ThreadListItemPrimitive.Root className="thread">
+    <ItemId />
+    <ThreadListItemPrimitive.Trigger className="trigger">
+      <ThreadListItemPrimitive.Title />
+    </ThreadListItemPrimitive.Trigger>
+    <RenameButton />
+    <ThreadListItemPrimitive.Delete className="delete">Delete</ThreadListItemPrimitive.Delete>
+  </ThreadListItemPrimitive.Root>
+);
+
+function ThreadsApp() {
+  const { chat, sessions, threadList, sendNew } = useSessionThreads({ ...options, sessionId: query.get("session") });
+  const runtime = useChatRuntime(chat, { threadList, sendNew });
+  useLayoutEffect(() => {
+    window.chat = chat.chat;
+    const main = document.getElementById("app");
+    main.dataset.status = chat.status;
+    main.dataset.session = chat.sessionId ?? "";
+    main.dataset.listed = sessions.loading ? "" : String(sessions.sessions.length);
+  });
+  return (
+    <AssistantRuntimeProvider runtime={runtime}>
+      <main id="app">
+        <ThreadListPrimitive.Root id="threads">
+          <ThreadListPrimitive.New id="new">New</ThreadListPrimitive.New>
+          <input id="rename-title" />
+          <ThreadListPrimitive.Items components={{ ThreadListItem }} />
+        </ThreadListPrimitive.Root>
+        <Thread />
       </main>
     </AssistantRuntimeProvider>
   );
@@ -79,6 +143,6 @@ function App() {
 
 createRoot(document.getElementById("root")).render(
   <StrictMode>
-    <App />
+    {query.get("threads") === "1" ? <ThreadsApp /> : <App />}
   </StrictMode>,
 );

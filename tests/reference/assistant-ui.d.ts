@@ -1,8 +1,8 @@
-import { type AppendMessage, type AssistantRuntime, type AttachmentAdapter, type ThreadMessageLike } from "@assistant-ui/react";
+import { type AppendMessage, type AssistantRuntime, type AttachmentAdapter, type ExternalStoreThreadData, type ExternalStoreThreadListAdapter, type ThreadMessageLike } from "@assistant-ui/react";
 import type { ChatStatus } from "./chat.js";
 import type { ContentBlockInput, DataBlock, MsgJSON, ToolCallBlock, ToolResultBlock } from "./message.js";
-import { type UseChatOptions, type UseChatResult } from "./react.js";
-import { type DataBlockOptions } from "./sessions.js";
+import { type UseChatOptions, type UseChatResult, type UseSessionsResult } from "./react.js";
+import { type DataBlockOptions, type SessionView } from "./sessions.js";
 type Part = Exclude<ThreadMessageLike["content"], string>[number];
 type ToolPart = Extract<Part, {
     type: "tool-call";
@@ -56,9 +56,16 @@ export declare function attachmentAdapter(options?: {
 export interface ChatRuntimeOptions {
     /** The composer's attachment adapter (default {@link attachmentAdapter}`()`; `null`: no attachments). */
     attachments?: AttachmentAdapter | null;
+    /** assistant-ui's thread list (`adapters.threadList`), e.g. {@link useSessionThreads}' `threadList`. */
+    threadList?: ExternalStoreThreadListAdapter;
+    /**
+     * What the composer's first message does while no chat is open (status `closed`), e.g.
+     * {@link useSessionThreads}' `sendNew`; absent: sending is disabled while none is open.
+     */
+    sendNew?: (input: ContentBlockInput[]) => Promise<void>;
 }
 /** Options of {@link useAgentScopeRuntime}: useChat's, and the runtime's. */
-export interface AgentScopeRuntimeOptions extends UseChatOptions, ChatRuntimeOptions {
+export interface AgentScopeRuntimeOptions extends UseChatOptions, Omit<ChatRuntimeOptions, "threadList" | "sendNew"> {
 }
 /**
  * An assistant-ui runtime over a {@link useChat} result, for an app that also reads the
@@ -66,7 +73,8 @@ export interface AgentScopeRuntimeOptions extends UseChatOptions, ChatRuntimeOpt
  * ({@link convertMessages}), `isRunning` from the status, `onNew` → `send` (text and
  * attachments as data blocks), `onCancel` → `stop`, `onRespondToToolApproval` →
  * `confirm`, `onAddToolResult` → `submitExternal`, `onLoadEarlier` → `loadOlder`;
- * sending disabled while a confirmation waits and while no chat is open.
+ * sending disabled while a confirmation waits and while no chat is open (unless
+ * `sendNew` is given: then the first message goes there).
  */
 export declare function useChatRuntime(chat: UseChatResult, options?: ChatRuntimeOptions): AssistantRuntime;
 /**
@@ -75,4 +83,55 @@ export declare function useChatRuntime(chat: UseChatResult, options?: ChatRuntim
  * `<AssistantRuntimeProvider runtime={…}>`.
  */
 export declare function useAgentScopeRuntime(options: AgentScopeRuntimeOptions): AssistantRuntime;
+/** The thread id of the new thread (no session yet): assistant-ui's main thread while nothing is open. */
+export declare const NEW_THREAD_ID = "agentscope-new-thread";
+/** A session as an assistant-ui thread: its id, and its name (`session.config.name`) as the title. */
+export declare function sessionThread(view: SessionView): ExternalStoreThreadData<"regular">;
+/** Options of {@link useSessionThreads} (and of {@link useAgentScopeThreadsRuntime}). */
+export interface SessionThreadsOptions extends Omit<UseChatOptions, "sessionId" | "transport" | "baseUrl" | "userId" | "agentId"> {
+    /** The service's base URL, or several (the instances of one service). */
+    baseUrl: string | readonly string[];
+    /** Sent as `X-User-ID`. */
+    userId: string;
+    /** The agent whose sessions are the threads. */
+    agentId: string;
+    /** More headers for the session list's requests. */
+    headers?: Record<string, string>;
+    /** The session open at first (default: none, the new thread). */
+    sessionId?: string | null;
+}
+/** What {@link useSessionThreads} returns. */
+export interface SessionThreadsResult {
+    /** The open session's chat (`useChat`; status `closed` on the new thread). */
+    chat: UseChatResult;
+    /** The agent's sessions (`useSessions`). */
+    sessions: UseSessionsResult;
+    /** The open session's id, or null on the new thread. */
+    sessionId: string | null;
+    /** Opens a session (its chat), or the new thread (`null`). */
+    open: (sessionId: string | null) => void;
+    /** assistant-ui's thread list over the sessions (`adapters.threadList`). */
+    threadList: ExternalStoreThreadListAdapter;
+    /** The new thread's first message: creates the session (`POST /sessions/`), opens it and sends. */
+    sendNew: (input: ContentBlockInput[]) => Promise<void>;
+}
+/**
+ * The agent's sessions as assistant-ui threads, with the open one's chat: `threads` from
+ * `GET /sessions/` (title `session.config.name`; the list is read again when the open
+ * session's name changes, i.e. after `CUSTOM session_updated` auto-names it), switching
+ * opens that session's chat, the new thread opens nothing and creates no session until
+ * its first message is sent (`sendNew`), rename → `PATCH {name}`, delete →
+ * `DELETE /sessions/{sid}` (deleting the open one goes to the new thread).
+ */
+export declare function useSessionThreads(options: SessionThreadsOptions): SessionThreadsResult;
+/** Options of {@link useAgentScopeThreadsRuntime}: {@link useSessionThreads}' and the composer's attachments. */
+export interface AgentScopeThreadsRuntimeOptions extends SessionThreadsOptions, Omit<ChatRuntimeOptions, "threadList" | "sendNew"> {
+}
+/**
+ * An assistant-ui runtime with a thread list over the agent's sessions
+ * ({@link useSessionThreads} through {@link useChatRuntime}): `ThreadListPrimitive`
+ * shows the sessions, New opens an empty thread (no session is created until its first
+ * message), switching opens that session's chat, rename and delete reach the service.
+ */
+export declare function useAgentScopeThreadsRuntime(options: AgentScopeThreadsRuntimeOptions): AssistantRuntime;
 export {};

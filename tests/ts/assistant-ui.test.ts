@@ -3,7 +3,10 @@
 // a Vite 8 build of the package as users get it, `npm pack`) in Chromium against the live
 // AgentScope 2.0.11 service: send through the composer, approve a call through the tool
 // UI's `respondToApproval`, Stop mid-reply; each ends with the chat's messages equal to
-// the stored ones.
+// the stored ones. Then the thread list over the sessions (`useSessionThreads`) with
+// assistant-ui's ThreadList primitives: the service's sessions listed, no session made by
+// opening the page or New, the first message making exactly one (auto-named), switching
+// threads, rename and delete.
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
@@ -14,7 +17,7 @@ import { build } from "vite";
 import { convertMessage, convertMessages, isRunning, toSendInput } from "../../pkg/dist/assistant-ui.js";
 import type { MsgJSON } from "../../pkg/dist/message.js";
 import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
-import { startService, stored, type Service } from "./service.ts";
+import { api, startService, stored, type Service } from "./service.ts";
 
 // ------------------------------------------------------------------ the converter
 
@@ -140,6 +143,8 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   let server: Server | undefined;
   let base = "";
   let closeServer: (() => Promise<void>) | undefined;
+  /** `POST /sessions/` requests through the test server's proxy. */
+  let created = 0;
 
   before(async () => {
     const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
@@ -165,6 +170,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       if (url.pathname.startsWith("/api/")) {
+        if (req.method === "POST" && /^\/api\/sessions\/?$/.test(url.pathname)) created += 1;
         const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url!.slice("/api".length), headers: { ...req.headers, host: target.host } }, (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           res.flushHeaders();
@@ -198,15 +204,21 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
       return copy;
     });
 
-  async function open(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
+  async function newPage(): Promise<{ page: Page; problems: string[] }> {
     const page = await browser!.newPage();
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(`console.error: ${m.text()}`);
     });
-    const q = `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(service!.info.chat_model_config))}`;
-    await page.goto(`${base}/assistant-ui.html?${q}`);
+    return { page, problems };
+  }
+
+  const query = () => `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(service!.info.chat_model_config))}`;
+
+  async function open(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
+    const { page, problems } = await newPage();
+    await page.goto(`${base}/assistant-ui.html?${query()}`);
     await page.waitForFunction(() => document.getElementById("app")?.dataset.status === "ready" && document.getElementById("app")?.dataset.session !== "", null, { timeout: WAIT });
     const sessionId = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
     return { page, problems, sessionId };
@@ -272,6 +284,94 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     assert.equal(reply.finished_reason, "interrupted");
     const text = (reply.content as Json[]).filter((b) => b.type === "text").map((b) => b.text).join("");
     assert.ok(text.length > 0 && text.length < 3000, `an interrupted reply of ${text.length} chars`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  // ---------------------------------------------------------------- the thread list
+
+  /** The agent's sessions as the service lists them: id → name. */
+  async function listed(): Promise<Map<string, string>> {
+    const views = (await api(service!, "GET", `/sessions/?agent_id=${encodeURIComponent(service!.agentId)}`)).sessions as Json[];
+    return new Map(views.map((v) => [v.session.id as string, v.session.config.name as string]));
+  }
+
+  /** The page's thread list: id → title, in its order. */
+  const shownThreads = (page: Page) =>
+    page.evaluate(() => [...document.querySelectorAll("#threads .thread")].map((t) => [t.querySelector(".id")!.textContent!, t.querySelector(".trigger")!.textContent!] as [string, string]));
+
+  async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
+    const t0 = Date.now();
+    while (!(await ok())) {
+      if (Date.now() - t0 > WAIT) assert.fail(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const item = (page: Page, id: string) => page.locator("#threads .thread", { has: page.locator(`.id:text-is("${id}")`) });
+
+  test("threads: the service's sessions listed; page and New make no session; the first message makes one, auto-named; switch; rename; delete", TEST, async () => {
+    const before = created;
+    const { page, problems } = await newPage();
+    await page.goto(`${base}/assistant-ui.html?threads=1&${query()}`);
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.listed !== undefined && document.getElementById("app")!.dataset.listed !== "", null, { timeout: WAIT });
+    // the list is the service's (sessions of the tests above)
+    const service0 = await listed();
+    assert.ok(service0.size >= 3, `the earlier tests' sessions: ${service0.size}`);
+    await until("the thread list", async () => JSON.stringify(await shownThreads(page)) === JSON.stringify([...service0]));
+    assert.equal(await status(page), "closed", "the new thread opens no chat");
+    await page.click("#new");
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(created, before, "opening the page and pressing New make no session");
+    assert.equal((await listed()).size, service0.size);
+
+    // the first message: one session, its chat, the reply, then the auto-name as the title
+    await type(page, "hello");
+    await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
+    const a = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
+    assert.ok(a !== "" && !service0.has(a));
+    assert.equal(created, before + 1, "exactly one POST /sessions/");
+    const service1 = await listed();
+    assert.deepEqual([...service1.keys()].filter((id) => !service0.has(id)), [a]);
+    await until("the title 'Chat: hello'", async () => (await item(page, a).locator(".trigger").textContent()) === "Chat: hello");
+    assert.equal((await listed()).get(a), "Chat: hello");
+    assert.equal(await item(page, a).getAttribute("data-active"), "true");
+    const storedA = await asStored(page, a);
+
+    // a second thread
+    await page.click("#new");
+    await page.waitForFunction(() => document.getElementById("app")!.dataset.status === "closed" && document.querySelectorAll(".message").length === 0, null, { timeout: WAIT });
+    await type(page, "second thread");
+    await page.waitForSelector(".message.assistant .text:has-text('You said: second thread')", { timeout: WAIT });
+    const b = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
+    assert.ok(b !== "" && b !== a);
+    assert.equal(created, before + 2);
+    const storedB = await asStored(page, b);
+
+    // switching shows each session's stored messages
+    await item(page, a).locator(".trigger").click();
+    await page.waitForFunction((id) => document.getElementById("app")!.dataset.session === id, a, { timeout: WAIT });
+    assert.deepEqual(await asStored(page, a), storedA);
+    await page.waitForSelector(".message.user .text:text-is('hello')", { timeout: WAIT });
+    assert.equal(await page.locator(".message").count(), 2);
+    await item(page, b).locator(".trigger").click();
+    await page.waitForFunction((id) => document.getElementById("app")!.dataset.session === id, b, { timeout: WAIT });
+    assert.deepEqual(await asStored(page, b), storedB);
+    await page.waitForSelector(".message.user .text:text-is('second thread')", { timeout: WAIT });
+
+    // rename reaches the service, and the list shows it
+    await page.fill("#rename-title", "Renamed thread");
+    await item(page, a).locator(".rename").click();
+    await until("the renamed title", async () => (await item(page, a).locator(".trigger").textContent()) === "Renamed thread");
+    assert.equal((await listed()).get(a), "Renamed thread");
+
+    // delete the open thread: gone from the service and the list; the new thread is open
+    await item(page, b).locator(".delete").click();
+    await until("the deleted thread gone", async () => (await item(page, b).count()) === 0);
+    assert.equal((await listed()).has(b), false);
+    await page.waitForFunction(() => document.getElementById("app")!.dataset.session === "" && document.getElementById("app")!.dataset.status === "closed", null, { timeout: WAIT });
+    assert.deepEqual(await shownThreads(page), [...(await listed())]);
+    assert.equal(created, before + 2, "no other session was made");
     assert.deepEqual(problems, []);
     await page.close();
   });
