@@ -1377,6 +1377,10 @@ export function toolResultOf(messages: readonly MsgJSON[], call: ToolCallBlock):
 }
 
 export type { PendingAction } from "./session.js";
+// what a UI over the chat needs besides it, without loading the .wasm on import (as the
+// entry `agentscope-message` would)
+export { MsgError } from "./errors.js";
+export { blockKey, pendingActions, parseToolInput } from "./session.js";
 export * from "./sessions.js";
 export * from "./transport.js";
 export type { ChatPendingAction, McpProgress } from "./app-state.js";

@@ -264,6 +264,8 @@ export declare function toolResultOf(messages: readonly MsgJSON[], call: ToolCal
     type: "tool_result";
 }> | undefined;
 export type { PendingAction } from "./session.js";
+export { MsgError } from "./errors.js";
+export { blockKey, pendingActions, parseToolInput } from "./session.js";
 export * from "./sessions.js";
 export * from "./transport.js";
 export type { ChatPendingAction, McpProgress } from "./app-state.js";
