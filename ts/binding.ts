@@ -1,28 +1,22 @@
-// The framework-free state the Vue and Svelte bindings (`agentscope-message/vue`,
-// `agentscope-message/svelte`) wrap: a chat that is "connecting" (or "closed", or
-// "error") before `Chat.open` resolves, with actions that wait for the open, and a
-// session list that lists again after each action. Each binding only maps `view()` and
-// `onChange` onto its own reactivity. Imports no framework and loads no .wasm on import.
-import { AgentScopeTransport, Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
+// The framework-free state the React, Vue and Svelte bindings (`agentscope-message/react`,
+// `/vue`, `/svelte`) wrap: a chat that is "connecting" (or "closed", or "error") before
+// `Chat.open` resolves, with actions that wait for the open, and a session list that
+// lists again after each action. Each binding only maps `view()` and `onChange` onto its
+// own reactivity. Imports no framework and loads no .wasm on import.
+// The option and action types come from the core's (`ChatOptions`, the transport's
+// options, `Chat`'s and `SessionsClient`'s methods); the React hooks' spell them out.
+import { AgentScopeTransport, Chat, type AgentScopeTransportOptions, type ChatOptions, type ChatSnapshot, type ChatTransport } from "./chat.js";
 import { MsgError } from "./errors.js";
-import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionRecord, type SessionView } from "./sessions.js";
+import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionView } from "./sessions.js";
 
-/** The options of a bound chat (the React hook's `UseChatOptions`, as plain values). */
-export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId"> {
+/** The options of a bound chat (the React hook's `UseChatOptions`, as plain values): the chat's, and where the service is. */
+export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "session">> {
   /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
   sessionId?: string | null;
   /** The service's base URL, or the instances of one service (failover). */
   baseUrl?: string | readonly string[];
-  /** Sent as `X-User-ID`. */
-  userId?: string;
-  /** The agent. */
-  agentId?: string;
   /** A transport of one's own instead of `baseUrl` / `userId` / `agentId`. */
   transport?: ChatTransport;
-  /** The `fetch` of the default transport. */
-  fetch?: typeof fetch;
-  /** More fields of `POST /sessions/` for a new session, for the default transport. */
-  session?: Record<string, unknown>;
 }
 
 /** What a bound chat shows: the chat's snapshot, its session id, `hasMore` and the chat once open. */
@@ -36,14 +30,7 @@ export interface ChatView extends ChatSnapshot {
 }
 
 /** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
-export interface ChatActions {
-  send: (input: SendInput) => Promise<void>;
-  post: (input: ChatInput) => Promise<void>;
-  stop: () => Promise<void>;
-  confirm: (toolCallId: string, confirmed: boolean, options?: { rules?: readonly unknown[] | null }) => Promise<void>;
-  submitExternal: (results: ExternalResult | readonly ExternalResult[]) => Promise<void>;
-  loadOlder: () => Promise<boolean>;
-}
+export type ChatActions = Pick<Chat, "send" | "post" | "stop" | "confirm" | "submitExternal" | "loadOlder">;
 
 /** A bound chat: its view now, its actions, and `close`. */
 export interface ChatHandle extends ChatActions {
@@ -67,16 +54,24 @@ const CONNECTING: ChatView = Object.freeze({
 });
 const CLOSED: ChatView = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
 
+/** The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`. */
+export function openingView(sessionId: string | null | undefined): ChatView {
+  return sessionId === null ? CLOSED : CONNECTING;
+}
+
 /**
  * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
  * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options
- * whose `onError` / `onFinish` / `onEvent` are called (default: `options`).
+ * whose `onError` / `onFinish` / `onEvent` are called (default: `options`). `deferred`:
+ * the open waits a macrotask, and a `close` before then opens nothing (React StrictMode's
+ * dev-only unmount and remount: one session, one stream, one history load per mount).
  */
-export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView) => void, latest: () => ChatBindingOptions = () => options): ChatHandle {
+export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView) => void, latest: () => ChatBindingOptions = () => options, deferred = false): ChatHandle {
   let chat: Chat | null = null;
+  let cancel = (): void => {};
   let closed = false;
   let unsubscribe = (): void => {};
-  let view = options.sessionId === null ? CLOSED : CONNECTING;
+  let view = openingView(options.sessionId);
   let resolve!: (chat: Chat) => void;
   let reject!: (error: unknown) => void;
   const opened = new Promise<Chat>((res, rej) => {
@@ -107,23 +102,27 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       onFinish: (m) => latest().onFinish?.(m),
       onEvent: (event) => latest().onEvent?.(event),
     };
-    try {
-      const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
-      Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
-        (c) => {
-          if (closed) return c.close();
-          chat = c;
-          unsubscribe = c.subscribe(publish);
-          publish();
-          resolve(c);
-        },
-        (e: unknown) => {
-          if (!closed) fail(e);
-        },
-      );
-    } catch (e) {
-      fail(e);
-    }
+    const open = (): void => {
+      try {
+        const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
+        Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
+          (c) => {
+            if (closed) return c.close();
+            chat = c;
+            unsubscribe = c.subscribe(publish);
+            publish();
+            resolve(c);
+          },
+          (e: unknown) => {
+            if (!closed) fail(e);
+          },
+        );
+      } catch (e) {
+        fail(e);
+      }
+    };
+    if (deferred) cancel = defer(open);
+    else open();
   }
   const ready = (): Promise<Chat> => (chat !== null ? Promise.resolve(chat) : opened);
   return {
@@ -131,6 +130,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     close: () => {
       if (closed) return;
       closed = true;
+      cancel();
       unsubscribe();
       chat?.close();
       reject(new MsgError("closed", "the chat was closed"));
@@ -144,39 +144,22 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
   };
 }
 
-/** The options of a bound session list (the React hook's `UseSessionsOptions`). */
-export interface SessionsBindingOptions {
+/** The options of a bound session list (the React hook's `UseSessionsOptions`): the transport's. */
+export interface SessionsBindingOptions extends Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "headers" | "session"> {
   /** The service's base URL, or several (the instances of one service). */
   baseUrl: string | readonly string[];
-  /** Sent as `X-User-ID`. */
-  userId: string;
-  /** The agent whose sessions are listed. */
-  agentId: string;
-  /** The `fetch` to use. */
-  fetch?: typeof fetch;
-  /** More headers for every request. */
-  headers?: Record<string, string>;
-  /** Fields of every `POST /sessions/` body, e.g. `{chat_model_config}`. */
-  session?: Record<string, unknown>;
 }
 
-/** What a bound session list shows. */
+/** What a bound session list shows: the sessions as last listed, whether a list is in flight, and why the last failed. */
 export interface SessionsView {
-  /** The agent's sessions as last listed; empty before the first list. */
   readonly sessions: readonly SessionView[];
-  /** Whether a list request is in flight (true until the first list arrives). */
   readonly loading: boolean;
-  /** Why the last list request (or the options: `invalid_argument`) failed, or null. */
   readonly error: MsgError | null;
 }
 
-/** The actions of a bound session list; each action lists again and resolves once the new list is shown. */
-export interface SessionsActions {
+/** The actions of a bound session list: `SessionsClient`'s, each listing again and resolving once the new list is shown. */
+export interface SessionsActions extends Pick<SessionsClient, "create" | "rename" | "remove" | "setPermissionMode"> {
   refresh: () => Promise<void>;
-  create: (options?: CreateSessionOptions) => Promise<string>;
-  rename: (sessionId: string, name: string) => Promise<SessionRecord>;
-  remove: (sessionId: string) => Promise<void>;
-  setPermissionMode: (sessionId: string, mode: PermissionMode) => Promise<SessionRecord>;
 }
 
 /** A bound session list. */
@@ -192,8 +175,17 @@ export function sessionsKey(o: SessionsBindingOptions): string {
   return JSON.stringify([o.baseUrl, o.userId, o.agentId, o.headers ?? null, o.session ?? null]);
 }
 
-/** Makes a client for `options` and lists the sessions now; `onChange` gets each new view. */
-export function bindSessions(options: SessionsBindingOptions, onChange: (view: SessionsView) => void): SessionsHandle {
+/** Calls `f` after a macrotask, unless the returned cancel comes first (StrictMode's dev-only unmount). */
+export function defer(f: () => void): () => void {
+  const timer = setTimeout(f, 0);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Makes a client for `options` and lists the sessions now (`listNow` false: at the first
+ * `refresh`, still `loading` until then); `onChange` gets each new view.
+ */
+export function bindSessions(options: SessionsBindingOptions, onChange: (view: SessionsView) => void, listNow = true): SessionsHandle {
   let client: SessionsClient | null = null;
   let view: SessionsView;
   try {
@@ -230,7 +222,7 @@ export function bindSessions(options: SessionsBindingOptions, onChange: (view: S
       await refresh();
       return result;
     };
-  void refresh();
+  if (listNow) void refresh();
   return {
     view: () => view,
     client,

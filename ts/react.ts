@@ -3,8 +3,10 @@
 // Importing it does not load the .wasm: the hooks call `init()` themselves (idempotent),
 // so a page that imports them paints before the .wasm arrives. With the explicit entry
 // (`agentscope-message/init`) or the zero-config one, the same loaded module is used.
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { AgentScopeTransport, Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
+// `useChat` and `useSessions` are thin hooks over ts/binding.ts (as the Vue and Svelte ones).
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { bindChat, bindSessions, defer, openingView, sessionsKey, type ChatActions, type ChatHandle, type ChatView, type SessionsHandle, type SessionsView } from "./binding.js";
+import { Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
 import { init } from "./load.js";
 import type { MsgJSON } from "./message.js";
@@ -172,36 +174,6 @@ export interface UseChatResult {
   loadOlder: () => Promise<boolean>;
 }
 
-interface Gate {
-  promise: Promise<Chat>;
-  resolve: (chat: Chat) => void;
-  reject: (error: unknown) => void;
-}
-
-function makeGate(): Gate {
-  let resolve!: (chat: Chat) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<Chat>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
-
-const CONNECTING: ChatSnapshot = Object.freeze({
-  messages: Object.freeze([]),
-  status: "connecting",
-  connection: "connecting",
-  error: null,
-  pendingActions: Object.freeze([]),
-  state: null,
-  session: null,
-  progress: Object.freeze({}),
-  partial: Object.freeze([]),
-});
-const OFF: ChatSnapshot = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
-
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
  * session, or resuming `sessionId`), re-renders at most once per `throttleMs` (default
@@ -217,115 +189,37 @@ export function useChat(options: UseChatOptions): UseChatResult {
   const { userId, agentId, sessionId, transport } = options;
   // compared by value: `baseUrl={[a, b]}` makes a new array on every render
   const baseUrl = Array.isArray(options.baseUrl) ? options.baseUrl.join("\n") : (options.baseUrl as string | undefined);
-  const [chat, setChat] = useState<Chat | null>(null);
-  // a failed open, with the options it failed for: new options show `connecting` at once
-  const [openError, setOpenError] = useState<{ error: MsgError; deps: readonly unknown[] } | null>(null);
   const deps = [baseUrl, userId, agentId, sessionId, transport];
   const latest = useRef(options);
   latest.current = options;
-  const opening = useRef<Gate | null>(null);
+  const handle = useRef<ChatHandle | null>(null);
+  const [bound, setBound] = useState<{ view: ChatView; deps: readonly unknown[] } | null>(null);
   useEffect(() => {
-    let cancelled = false;
-    let opened: Chat | undefined;
-    const gate = makeGate();
-    opening.current = gate;
-    const failed = (e: unknown) => setOpenError({ error: e as MsgError, deps: [baseUrl, userId, agentId, sessionId, transport] });
-    if (sessionId === null) {
-      // nothing to open
-      gate.reject(new MsgError("closed", "no chat is open (sessionId is null)"));
-      return () => {
-        if (opening.current === gate) opening.current = null;
-      };
-    }
-    // deferred: StrictMode's dev-only unmount comes first and cancels it
-    const timer = setTimeout(() => {
-      const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, sessionId: id, ...rest } = latest.current;
-      const chatOptions: ChatOptions = { ...rest, ...(id === null || id === undefined ? {} : { sessionId: id }) };
-      let how: ChatTransport;
-      try {
-        how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
-      } catch (e) {
-        failed(e);
-        gate.reject(e);
-        return;
-      }
-      // the callbacks are read when they are called: a closure over newer state is used
-      const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
-        onError: (e) => {
-          const f = latest.current.onError;
-          if (f) f(e);
-          else console.error("agentscope-message/chat:", e);
-        },
-        onFinish: (m) => latest.current.onFinish?.(m),
-        onEvent: (event) => latest.current.onEvent?.(event),
-      };
-      Chat.open(how, { throttleMs: 16, ...chatOptions, ...callbacks }).then(
-        (c) => {
-          if (cancelled) return c.close();
-          opened = c;
-          setChat(c);
-          gate.resolve(c);
-        },
-        (e: unknown) => {
-          if (cancelled) return;
-          failed(e);
-          gate.reject(e);
-        },
-      );
-    }, 0);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-      opened?.close();
-      setChat(null);
-      gate.reject(new MsgError("closed", "the chat was closed (the component unmounted or its options changed)"));
-      if (opening.current === gate) opening.current = null;
-    };
-  }, [baseUrl, userId, agentId, sessionId, transport]);
-  const none = sessionId === null ? () => OFF : () => CONNECTING;
-  const snapshot = useSyncExternalStore(chat ? chat.subscribe : noSubscribe, chat ? chat.getSnapshot : none, chat ? chat.getSnapshot : none);
-  const ready = useCallback(async (): Promise<Chat> => {
-    if (chat !== null) return chat;
-    if (opening.current === null) throw new MsgError("closed", "the chat is not open");
-    return opening.current.promise;
-  }, [chat]);
-  const send = useCallback(async (input: SendInput) => (await ready()).send(input), [ready]);
-  const post = useCallback(async (input: ChatInput) => (await ready()).post(input), [ready]);
-  const stop = useCallback(async () => (await ready()).stop(), [ready]);
-  const confirm = useCallback(
-    async (toolCallId: string, confirmed: boolean, o?: { rules?: readonly unknown[] | null }) => (await ready()).confirm(toolCallId, confirmed, o),
-    [ready],
-  );
-  const submitExternal = useCallback(async (results: ExternalResult | readonly ExternalResult[]) => (await ready()).submitExternal(results), [ready]);
-  const loadOlder = useCallback(async () => (await ready()).loadOlder(), [ready]);
-  const failed = chat === null && openError !== null && openError.deps.every((d, i) => Object.is(d, deps[i])) ? openError.error : null;
-  const error = failed ?? snapshot.error;
-  const status = failed !== null ? "error" : snapshot.status;
-  return {
-    messages: snapshot.messages,
-    status,
-    connection: snapshot.connection,
-    error,
-    pendingActions: snapshot.pendingActions,
-    state: snapshot.state,
-    session: snapshot.session,
-    progress: snapshot.progress,
-    partial: snapshot.partial,
-    sessionId: chat?.sessionId ?? null,
-    chat,
-    send,
-    post,
-    stop,
-    confirm,
-    submitExternal,
-    hasMore: chat?.hasMore ?? false,
-    loadOlder,
-  };
+    const mine = bindChat(latest.current, (view) => handle.current === mine && setBound({ view, deps }), () => latest.current, true);
+    handle.current = mine;
+    setBound({ view: mine.view(), deps });
+    return () => mine.close();
+  }, deps);
+  // until the effect binds the chat of new options: connecting (or closed), not the old chat or error
+  const view = bound !== null && bound.deps.every((d, i) => Object.is(d, deps[i])) ? bound.view : openingView(sessionId);
+  const act = useCallback((): ChatHandle => {
+    if (handle.current === null) throw new MsgError("closed", "the chat is not open");
+    return handle.current;
+  }, []);
+  const actions = useMemo((): ChatActions => ({
+    send: async (input) => act().send(input),
+    post: async (input) => act().post(input),
+    stop: async () => act().stop(),
+    confirm: async (toolCallId, confirmed, o) => act().confirm(toolCallId, confirmed, o),
+    submitExternal: async (results) => act().submitExternal(results),
+    loadOlder: async () => act().loadOlder(),
+  }), [act]);
+  const { sessionId: id, hasMore, chat, ...snapshot } = view;
+  return { ...snapshot, sessionId: id, chat, hasMore, ...actions };
 }
 
 // ------------------------------------------------------------------ useSessions
 // (imports of this section: declarations are hoisted, so they may stand here)
-import { useMemo } from "react";
 import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionRecord, type SessionView } from "./sessions.js";
 
 /** Options of {@link useSessions}: where the service is, whose sessions, and the fields of a new session. */
@@ -366,8 +260,6 @@ export interface UseSessionsResult {
   setPermissionMode: (sessionId: string, mode: PermissionMode) => Promise<SessionRecord>;
 }
 
-const NO_SESSIONS: readonly SessionView[] = Object.freeze([]);
-
 /**
  * The sessions of one agent on an AgentScope 2.0 service, for a session list: loads the
  * list after mount (deferred past StrictMode's dev-only unmount and remount: one
@@ -378,83 +270,17 @@ const NO_SESSIONS: readonly SessionView[] = Object.freeze([]);
  * New options (by value) make a new client and list again. Loads no `.wasm`.
  */
 export function useSessions(options: UseSessionsOptions): UseSessionsResult {
-  const { userId, agentId } = options;
-  const baseUrl = Array.isArray(options.baseUrl) ? options.baseUrl.join("\n") : (options.baseUrl as string);
-  const headers = options.headers === undefined ? undefined : JSON.stringify(options.headers);
-  const session = options.session === undefined ? undefined : JSON.stringify(options.session);
-  const latestFetch = useRef(options.fetch);
-  latestFetch.current = options.fetch;
-  const made = useMemo((): { client: SessionsClient | null; error: MsgError | null } => {
-    try {
-      const body = session === undefined ? undefined : (JSON.parse(session) as Record<string, unknown>);
-      const transport = new AgentScopeTransport({
-        baseUrl: typeof baseUrl === "string" && baseUrl.includes("\n") ? baseUrl.split("\n") : baseUrl,
-        userId,
-        agentId,
-        fetch: latestFetch.current,
-        headers: headers === undefined ? undefined : (JSON.parse(headers) as Record<string, string>),
-        session: body,
-      });
-      return { client: new SessionsClient(transport, { session: body }), error: null };
-    } catch (e) {
-      return { client: null, error: e instanceof MsgError ? e : new MsgError("invalid_argument", String(e)) };
-    }
-  }, [baseUrl, userId, agentId, headers, session]);
-  const { client } = made;
-  const [list, setList] = useState<{ client: SessionsClient | null; sessions: readonly SessionView[]; error: MsgError | null }>({ client: null, sessions: NO_SESSIONS, error: null });
-  // the latest list request wins (an older one that ends later is dropped); loading until it ends
-  const generation = useRef(0);
-  const [requests, setRequests] = useState({ started: 0, ended: 0 });
-  const mounted = useRef(false);
-  const refresh = useCallback(async (): Promise<void> => {
-    if (client === null || !mounted.current) return;
-    const mine = ++generation.current;
-    setRequests((r) => ({ ...r, started: mine }));
-    try {
-      const sessions = await client.list();
-      if (mounted.current && mine === generation.current) setList({ client, sessions, error: null });
-    } catch (e) {
-      const error = e instanceof MsgError ? e : new MsgError("service_unavailable", String(e));
-      if (mounted.current && mine === generation.current) setList((old) => ({ client, sessions: old.client === client ? old.sessions : NO_SESSIONS, error }));
-    } finally {
-      if (mounted.current && mine === generation.current) setRequests((r) => ({ ...r, ended: mine }));
-    }
-  }, [client]);
-  useEffect(() => {
-    mounted.current = true;
-    // deferred: StrictMode's dev-only unmount comes first and cancels it
-    const timer = setTimeout(() => void refresh(), 0);
-    return () => {
-      mounted.current = false;
-      generation.current += 1;
-      clearTimeout(timer);
-    };
-  }, [refresh]);
-  const act = useCallback(
-    <A extends unknown[], R>(f: (c: SessionsClient, ...args: A) => Promise<R>) =>
-      async (...args: A): Promise<R> => {
-        if (client === null) throw made.error ?? new MsgError("invalid_argument", "useSessions: no client");
-        const result = await f(client, ...args);
-        await refresh();
-        return result;
-      },
-    [client, made.error, refresh],
-  );
-  const create = useMemo(() => act((c, o?: CreateSessionOptions) => c.create(o)), [act]);
-  const rename = useMemo(() => act((c, id: string, name: string) => c.rename(id, name)), [act]);
-  const remove = useMemo(() => act((c, id: string) => c.remove(id)), [act]);
-  const setPermissionMode = useMemo(() => act((c, id: string, mode: PermissionMode) => c.setPermissionMode(id, mode)), [act]);
-  const current = list.client === client && client !== null;
-  return {
-    sessions: current ? list.sessions : NO_SESSIONS,
-    // until this client's first list arrives (or fails), it is loading
-    loading: client !== null && (requests.started !== requests.ended || !current),
-    error: made.error ?? (current ? list.error : null),
-    client,
-    refresh,
-    create,
-    rename,
-    remove,
-    setPermissionMode,
-  };
+  const key = sessionsKey(options);
+  const latest = useRef(options);
+  latest.current = options;
+  // made in render (a client and no request); listed from the effect, deferred past StrictMode's remount
+  const handle = useMemo((): SessionsHandle => {
+    const made: SessionsHandle = bindSessions(latest.current, (view) => setShown({ handle: made, view }), false);
+    return made;
+  }, [key]);
+  const [shown, setShown] = useState<{ handle: SessionsHandle; view: SessionsView } | null>(null);
+  useEffect(() => defer(() => void handle.refresh()), [handle]);
+  const { sessions, loading, error } = shown?.handle === handle ? shown.view : handle.view();
+  const { client, refresh, create, rename, remove, setPermissionMode } = handle;
+  return { sessions, loading, error, client, refresh, create, rename, remove, setPermissionMode };
 }
