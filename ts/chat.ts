@@ -183,6 +183,8 @@ export class Chat {
   #link: ChatConnection = "connecting";
   /** `stop()` was called and the reply it stops has not ended (status `stopping`) */
   #stopping = false;
+  /** tool calls answered (or being answered) by this chat: not answered again */
+  #answered = new Set<string>();
   /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
   #sending: Promise<unknown> | undefined;
   #closed = false;
@@ -299,6 +301,8 @@ export class Chat {
       );
       chat.#merge(await transport.history(sessionId));
       const failed = await view;
+      // the history route does not check the agent: the list does (another agent's session)
+      if (failed instanceof MsgError && failed.code === "http_error" && failed.status === 404) throw failed;
       if (failed !== undefined) chat.#report(failed);
     } catch (e) {
       chat.#session.free();
@@ -639,6 +643,13 @@ export class Chat {
             this.#report(e);
             failures += 1;
             const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status < 500 && e.status !== 408 && e.status !== 429;
+            if (lasting && e.status === 404 && !this.#closed) {
+              // the session was deleted under the chat: it will not come back
+              this.#link = "lost";
+              this.#fail(e, true);
+              this.#connection?.abort(e);
+              return;
+            }
             if (lasting || failures > this.#retry.attempts) return;
             await sleep(Math.min(this.#retry.maxMs, this.#retry.initialMs * 2 ** (failures - 1)), this.#lifetime.signal);
             if (this.#closed) return;
@@ -1099,6 +1110,15 @@ export class Chat {
   }
 
   async #sendMessages(msgs: readonly MsgJSON[]): Promise<void> {
+    for (const msg of msgs) {
+      for (const block of msg.content) {
+        const source = block.type === "data" ? (block.source as { type?: string; url?: string }) : undefined;
+        // the service reads any other scheme (file://) from its own disk
+        if (source?.type === "url" && !/^https?:/i.test(source.url ?? "")) {
+          throw new MsgError("invalid_argument", `send: a data block's URL must be http(s), got ${JSON.stringify(String(source.url).slice(0, 60))} (the service would read it on its side)`);
+        }
+      }
+    }
     const status = this.status;
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
@@ -1161,7 +1181,7 @@ export class Chat {
 
   #action(toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
     if (typeof toolCallId !== "string") throw new MsgError("invalid_argument", "toolCallId must be a string");
-    const action = this.pendingActions.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
+    const action = this.#answered.has(toolCallId) ? undefined : this.pendingActions.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
     if (action === undefined) {
       const what = kind === "confirm" ? "a confirmation" : "an external result";
       throw new MsgError("invalid_argument", `no tool call ${JSON.stringify(toolCallId)} is waiting for ${what}`);
@@ -1215,6 +1235,17 @@ export class Chat {
   }
 
   async #answer(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
+    // answered once: a second answer meanwhile is refused (the service would park the reply)
+    for (const id of callIds) this.#answered.add(id);
+    try {
+      await this.#answerOnce(action, event, callIds);
+    } catch (e) {
+      for (const id of callIds) this.#answered.delete(id);
+      throw e;
+    }
+  }
+
+  async #answerOnce(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
     const replyId = action.replyId;
     if (action.worker !== undefined) {
       // a team worker's call, answered through this (the leader's) session: the worker's
@@ -1260,8 +1291,9 @@ export class Chat {
 
   /**
    * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
-   * `"interrupted"` and keeps what it had; a reply waiting for an answer ends so too (its
-   * waiting calls get an `interrupted` result). Works from the moment `send()` was called:
+   * `"interrupted"` and keeps what it had. A reply parked on a call waiting for an answer
+   * stays parked (agentscope 2.0.11 keeps it: status `awaiting_input` again, answer the
+   * call). Works from the moment `send()` was called:
    * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
    * that reached an idle service first would be lost, and the turn would run whole); a
    * turn whose reply had not started is dropped by the service and goes quietly (not
@@ -1286,6 +1318,13 @@ export class Chat {
         return;
       }
       await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+      // a reply parked on a call keeps waiting (agentscope 2.0.11 leaves it parked): the
+      // call is still to be answered, nothing is stopping
+      if (this.#replyStatus(this.getSnapshot().messages, this.pendingActions.filter((a) => a.worker === undefined)) === "awaiting_input") {
+        this.#stopping = false;
+        this.#changed();
+        return;
+      }
     } catch (e) {
       this.#stopping = false;
       this.#changed();
@@ -1348,7 +1387,7 @@ export class Chat {
     clearInterval(this.#watch);
     clearTimeout(this.#timer);
     const last = this.#snapshot!;
-    this.#snapshot = Object.freeze({ ...last, status: "closed" as const });
+    this.#snapshot = Object.freeze({ ...last, status: "closed" as const, connection: "closed" as const });
     this.#dirty = false;
     this.#session.free();
     const listeners = [...this.#listeners];

@@ -204,3 +204,41 @@ test("mcp_progress: per tool call in the snapshot while it runs (as onEvent sees
   assert.deepEqual(chat.getSnapshot().progress, {});
   chat.close();
 });
+
+test("found by a hostile test: stop while a call waits, a second answer, a deleted session, close, a file:// attachment, another agent's session", async () => {
+  // stop() while a confirmation waits: the service keeps the reply parked; the chat says so
+  const chat = await open({ onError: () => {} });
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the confirmation");
+  await chat.stop();
+  assert.equal(chat.status, "awaiting_input");
+  // two answers at once: the second is refused, one POST /chat/ goes
+  const call = chat.pendingActions[0]!.toolCall.id;
+  const from = proxy.requests.length;
+  const answers = await Promise.allSettled([chat.confirm(call, true), chat.confirm(call, false)]);
+  assert.equal(answers[0].status, "fulfilled");
+  assert.equal(answers[1].status === "rejected" && (answers[1].reason as { code?: string }).code, "invalid_argument");
+  assert.equal(proxy.requests.slice(from).filter((r) => r === "POST /chat/").length, 1);
+  await assertStored(chat);
+  assert.equal(textOf(chat.messages.at(-1)).endsWith("The Bash call was approved."), true);
+  // a data block whose URL the service would read on its own disk: refused, nothing sent
+  const before = proxy.requests.length;
+  await assert.rejects(
+    chat.send([{ type: "text", text: "seeimage" }, { type: "data", source: { type: "url", url: "file:///etc/hostname", media_type: "text/plain" } } as never]),
+    (e: Error & { code?: string }) => e.code === "invalid_argument",
+  );
+  assert.equal(proxy.requests.slice(before).filter((r) => r === "POST /chat/").length, 0);
+  // the session deleted under the chat: lost, with the service's 404
+  await new SessionsClient(transport()).remove(chat.sessionId);
+  await chat.send("hello?").catch(() => {});
+  await until(() => chat.getSnapshot().connection === "lost", `the deleted session noticed (${chat.status} / ${chat.getSnapshot().connection})`);
+  assert.equal(chat.status, "error");
+  assert.equal(chat.error?.status, 404);
+  chat.close();
+  assert.equal(chat.getSnapshot().connection, "closed");
+  // another agent's session (the history route does not check the agent; the list does)
+  const mine = await open();
+  const other = new AgentScopeTransport({ baseUrl: proxy.url, userId: service.userId, agentId: "no-such-agent" });
+  await assert.rejects(Chat.open(other, { sessionId: mine.sessionId }), (e: Error & { code?: string; status?: number }) => e.code === "http_error" && e.status === 404);
+  mine.close();
+});
