@@ -1292,8 +1292,8 @@ export class Chat {
   /**
    * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
    * `"interrupted"` and keeps what it had. A reply parked on a call waiting for an answer
-   * stays parked (agentscope 2.0.11 keeps it: status `awaiting_input` again, answer the
-   * call). Works from the moment `send()` was called:
+   * may stay parked (agentscope 2.0.11 ends it or leaves it waiting, by timing): status
+   * `awaiting_input` again, answer the call. Works from the moment `send()` was called:
    * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
    * that reached an idle service first would be lost, and the turn would run whole); a
    * turn whose reply had not started is dropped by the service and goes quietly (not
@@ -1318,8 +1318,8 @@ export class Chat {
         return;
       }
       await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
-      // a reply parked on a call keeps waiting (agentscope 2.0.11 leaves it parked): the
-      // call is still to be answered, nothing is stopping
+      // a reply parked on a call may keep waiting (agentscope 2.0.11 sometimes leaves it
+      // parked): the call is still to be answered, nothing is stopping
       if (this.#replyStatus(this.getSnapshot().messages, this.pendingActions.filter((a) => a.worker === undefined)) === "awaiting_input") {
         this.#stopping = false;
         this.#changed();

@@ -231,8 +231,8 @@ export declare class Chat {
     /**
      * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
      * `"interrupted"` and keeps what it had. A reply parked on a call waiting for an answer
-     * stays parked (agentscope 2.0.11 keeps it: status `awaiting_input` again, answer the
-     * call). Works from the moment `send()` was called:
+     * may stay parked (agentscope 2.0.11 ends it or leaves it waiting, by timing): status
+     * `awaiting_input` again, answer the call. Works from the moment `send()` was called:
      * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
      * that reached an idle service first would be lost, and the turn would run whole); a
      * turn whose reply had not started is dropped by the service and goes quietly (not
