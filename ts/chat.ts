@@ -233,8 +233,6 @@ export class Chat {
   #agentName = "assistant";
   /** the app state the stream carries (state, session record, progress, team workers' calls) */
   readonly #app: AppState;
-  /** ids of events passed to onEvent that the session did not apply (it dedups only what it applied) */
-  #passedSkipped = new Set<string>();
 
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
@@ -834,13 +832,8 @@ export class Chat {
    * `onEvent`.
    */
   #pass({ outcome, event }: KeptEvent): void {
-    const id = (event as { id?: unknown }).id;
-    if (outcome === "duplicate" || typeof id !== "string") return;
-    if (outcome !== "applied") {
-      // the session dedups only what it applied
-      if (this.#passedSkipped.has(id)) return;
-      this.#passedSkipped.add(id);
-    }
+    // (the session's dedup remembers every id it routed, skipped events' too: a replay is a duplicate)
+    if (outcome === "duplicate" || typeof (event as { id?: unknown }).id !== "string") return;
     this.#app.apply(event);
     if (this.#options.onEvent === undefined) return;
     try {
