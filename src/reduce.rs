@@ -147,6 +147,10 @@ impl Msg {
             }
             AgentEvent::HintBlock(e) => {
                 let now = generate_timestamp();
+                // the reference's HintBlock takes its finished_at from the timestamp factory
+                // too before the reducer sets it to created_at: the factory is called twice
+                // there, so an application's factory (a counter, a clock) sees the same calls
+                let _ = generate_timestamp();
                 self.push_block(ContentBlock::Hint(HintBlock {
                     hint: e.hint.clone(),
                     id: e.block_id.clone(),

@@ -6,7 +6,9 @@
 //! It either yields exactly the event the full decoder ([`super::decode`]) yields, or
 //! declines (`None`) and the full decoder reads the event: it declines on any key the
 //! event does not declare, a key given twice, a `null`, a field of the wrong JSON type,
-//! a missing field, and on every other event type. The tests below check the equality on
+//! a missing field, a raw control character anywhere in the text (serde_json's byte
+//! reading of `delta` does not check one inside a string, the full decoder refuses it),
+//! and on every other event type. The tests below check the equality on
 //! generated events and on every event of the fixtures and recordings.
 
 use std::borrow::Cow;
@@ -84,6 +86,11 @@ fn some_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Cow<'d
 
 /// One of the four text delta events, or `None` when the full decoder must read `json`.
 pub(super) fn decode(json: &str) -> Option<Decoded> {
+    // (white space between tokens too: a compact frame has none, and the full decoder
+    // reads any other the same)
+    if json.bytes().any(|b| b < 0x20) {
+        return None;
+    }
     let hot: Hot = serde_json::from_str(json).ok()?;
     let Hot {
         event_type,
@@ -324,6 +331,18 @@ mod tests {
             r#"{"type": "TOOL_CALL_DELTA", "reply_id": "r", "block_id": "b", "delta": "x"}"#
         ));
         assert!(super::decode(r#"{"type": "TEXT_BLOCK_DELTA", "reply_id": "r", "block_id": "b"}"#).is_none());
+        // a raw control character inside the delta: declined, and the full decoder
+        // refuses the event as the reference (and JSON.parse) do
+        let raw_tab = "{\"type\": \"TEXT_BLOCK_DELTA\", \"reply_id\": \"r\", \"block_id\": \"b\", \"delta\": \"a\tb\"}";
+        assert!(super::decode(raw_tab).is_none());
+        assert_eq!(
+            crate::AgentEvent::from_json(raw_tab).map_err(|e| e.code()),
+            Err("invalid_json")
+        );
+        // an escaped one is text like any other
+        assert!(read(
+            r#"{"type": "TEXT_BLOCK_DELTA", "reply_id": "r", "block_id": "b", "delta": "a\tb"}"#
+        ));
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Framer {
             }
             start = start.strip_prefix(BOM).unwrap_or(start);
         }
-        let Some(at) = start.iter().position(|b| !b.is_ascii_whitespace()) else {
+        let Some(at) = start.iter().position(|b| !is_json_space(*b)) else {
             // nothing but white space so far
             self.past_start |= !head.is_empty();
             return;
@@ -293,7 +293,7 @@ fn drain_sse(sse: &mut SseParser, queue: &mut VecDeque<Result<Frame, MsgError>>,
     }
     while let Some(event) = sse.next_event() {
         // a frame without data is a keep-alive (the parser already drops empty ones)
-        if event.data.trim().is_empty() {
+        if json_trim(&event.data).is_empty() {
             continue;
         }
         if max_frame != 0 && event.data.len() > max_frame {
@@ -360,7 +360,7 @@ impl Lines {
             return out.push_back(Err(too_long(self.max)));
         }
         let line = std::mem::take(&mut self.line);
-        if line.iter().all(u8::is_ascii_whitespace) {
+        if line.iter().all(|b| is_json_space(*b)) {
             return;
         }
         out.push_back(text_frame(line, "a line"));
@@ -398,7 +398,7 @@ impl ArrayScanner {
 
     fn byte(&mut self, b: u8, out: &mut VecDeque<Result<Frame, MsgError>>) {
         if self.closed {
-            if !b.is_ascii_whitespace() {
+            if !is_json_space(b) {
                 self.fail("text after the end of the JSON array", out);
             }
             return;
@@ -409,15 +409,15 @@ impl ArrayScanner {
                     self.opened = true;
                     self.expect_value = true;
                 }
-                _ if b.is_ascii_whitespace() => {}
+                _ if is_json_space(b) => {}
                 _ => self.fail("a JSON array of events must start with `[`", out),
             }
             return;
         }
         if self.depth == 0 && !self.in_string {
             match b {
-                _ if b.is_ascii_whitespace() && self.element.is_empty() => return,
-                _ if b.is_ascii_whitespace() && self.complete => return,
+                _ if is_json_space(b) && self.element.is_empty() => return,
+                _ if is_json_space(b) && self.complete => return,
                 b',' => {
                     if self.element.is_empty() {
                         return self.fail("expected an event before `,`", out);
@@ -668,12 +668,25 @@ impl IdGuard {
     }
 }
 
+/// Whether `b` is white space JSON allows around a value (RFC 8259 §2: space, tab, LF, CR;
+/// not form feed or vertical tab, which `JSON.parse` and Python's `json.loads` refuse).
+fn is_json_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// `text` without the white space JSON allows around a value ([`is_json_space`]); other
+/// white space, such as U+00A0 or a form feed, stays and is refused by the decoder, as
+/// `JSON.parse` and Python's `json.loads` refuse it.
+fn json_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_ascii() && is_json_space(c as u8))
+}
+
 /// A frame of JSON text (white space around it dropped); `invalid_json` when the bytes are
 /// not UTF-8.
 fn text_frame(bytes: Vec<u8>, what: &str) -> Result<Frame, MsgError> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Frame {
-            data: text.trim().to_owned(),
+            data: json_trim(&text).to_owned(),
             ..Frame::default()
         }),
         Err(e) => Err(MsgError::InvalidJson(format!(
