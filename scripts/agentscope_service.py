@@ -784,6 +784,7 @@ async def _main(args: argparse.Namespace, tmp: str) -> int:
         server.should_exit = True
         await task
         return 1
+    info["fast_fold"] = _fast_fold()
     _JSON_OUT.write(json.dumps(info) + "\n")
     _JSON_OUT.flush()
     await task
@@ -895,6 +896,7 @@ def _supervise(args: argparse.Namespace, tmp: str, stop: Any) -> int:
         info["pids"] = [line["pid"] for line in lines]
         info["redis"] = {"host": "127.0.0.1", "port": redis_port,
                          "pid": redis_proc.pid}
+        info["fast_fold"] = _fast_fold()
         _JSON_OUT.write(json.dumps(info) + "\n")
         _JSON_OUT.flush()
         while not stop.wait(0.2):
@@ -924,6 +926,12 @@ def _supervise(args: argparse.Namespace, tmp: str, stop: Any) -> int:
             redis_proc.wait()
 
 
+def _fast_fold() -> bool:
+    """Whether agentscope's Msg.append_event is agentscope-message's (--fast-fold)."""
+    module = sys.modules.get("agentscope_message.agentscope")
+    return module is not None and module.installed()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0,
@@ -941,7 +949,18 @@ def main() -> int:
     parser.add_argument("--instance", dest="no_setup", action="store_true",
                         help=argparse.SUPPRESS)
     parser.add_argument("--workspaces", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--fast-fold", action="store_true",
+                        help="fold replies with agentscope-message's reducer "
+                             "(agentscope_message.agentscope.install(); also "
+                             "AGENTSCOPE_SERVICE_FAST_FOLD=1, which --redis "
+                             "instances inherit)")
     args = parser.parse_args()
+    if args.fast_fold or os.environ.get("AGENTSCOPE_SERVICE_FAST_FOLD") == "1":
+        # the wheel's opt-in call (scripts/python-wheel installs it in this venv)
+        os.environ["AGENTSCOPE_SERVICE_FAST_FOLD"] = "1"
+        import agentscope_message.agentscope
+
+        agentscope_message.agentscope.install()
     if args.redis and args.instances < 1:
         parser.error("--instances must be at least 1")
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,

@@ -1,0 +1,61 @@
+"""The AgentScope 2.0 message model and its streaming-event reducer, in Rust.
+
+The same reducer as the agentscope-message Rust crate and npm package: a message
+folded here serialises to the reference's (agentscope 2.0.11) wire JSON byte for byte,
+in amortised constant time per delta. See the repository's README, "Use it from
+Python", and ``agentscope_message.agentscope`` for the AgentScope service's fold.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._native import Msg, MsgError, Session, SessionError, Update
+
+__all__ = [
+    "Msg",
+    "MsgError",
+    "Session",
+    "SessionError",
+    "Update",
+    "UserMsg",
+    "AssistantMsg",
+    "SystemMsg",
+]
+
+
+# the optional fields a factory takes (the library's MsgOptions)
+_OPTIONS = ("id", "metadata", "created_at", "finished_at", "finished_reason", "structured_output", "usage")
+
+
+def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        # as a Python function with these keywords would say
+        raise TypeError(f"{role.capitalize()}Msg() got an unexpected keyword argument {unknown[0]!r}")
+    try:
+        content_json = json.dumps(content, allow_nan=False)
+        options_json = json.dumps(options, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        error = MsgError(f"not JSON: {e}")
+        error.code = "invalid_argument"
+        raise error from e
+    return Msg._create(role, name, content_json, options_json)
+
+
+def UserMsg(name: str, content: str | list[dict[str, Any]], **options: Any) -> Msg:
+    """A user message: ``content`` a string or text and data blocks (as dicts);
+    ``options`` the optional fields (``id``, ``metadata``, ``created_at``, …).
+    Raises ``MsgError`` (``role_violation`` for another block type)."""
+    return _create("user", name, content, options)
+
+
+def AssistantMsg(name: str, content: str | list[dict[str, Any]], **options: Any) -> Msg:
+    """An assistant message (any block type); see ``UserMsg``."""
+    return _create("assistant", name, content, options)
+
+
+def SystemMsg(name: str, content: str | list[dict[str, Any]], **options: Any) -> Msg:
+    """A system message (text blocks only); see ``UserMsg``."""
+    return _create("system", name, content, options)
