@@ -1,8 +1,9 @@
-// The framework-free state the React, Vue and Svelte bindings (`agentscope-message/react`,
-// `/vue`, `/svelte`) wrap: a chat that is "connecting" (or "closed", or "error") before
-// `Chat.open` resolves, with actions that wait for the open, and a session list that
-// lists again after each action. Each binding only maps `view()` and `onChange` onto its
-// own reactivity. Imports no framework and loads no .wasm on import.
+// The framework-free state the React, Vue, Svelte and Angular bindings
+// (`agentscope-message/react`, `/vue`, `/svelte`, `/angular`) wrap: a chat that is
+// "connecting" (or "closed", or "error") before `Chat.open` resolves, with actions that
+// wait for the open, and a session list that lists again after each action. Each binding
+// only maps `view()` and `onChange` onto its own reactivity. Imports no framework and
+// loads no .wasm on import.
 // The option and action types come from the core's (`ChatOptions`, the transport's
 // options, `Chat`'s and `SessionsClient`'s methods); the React hooks' spell them out.
 import { AgentScopeTransport, Chat, type AgentScopeTransportOptions, type ChatOptions, type ChatSnapshot, type ChatTransport } from "./chat.js";
@@ -29,8 +30,35 @@ export interface ChatView extends ChatSnapshot {
   readonly chat: Chat | null;
 }
 
+/** The values of a chat's view that the Vue and Angular bindings give one reactive value each (`chat` aside). */
+export const VIEW_KEYS = ["messages", "status", "connection", "error", "pendingActions", "state", "session", "progress", "partial", "sessionId", "hasMore"] as const satisfies readonly (keyof ChatView)[];
+
+// (every value of the view but `chat` is in VIEW_KEYS: else this does not compile)
+const everyKey: [Exclude<keyof ChatView, (typeof VIEW_KEYS)[number] | "chat">] extends [never] ? true : never = true;
+void everyKey;
+
+/** `{ messages: make("messages"), …, hasMore: make("hasMore") }`: one value per key of {@link VIEW_KEYS}. */
+export function perViewKey<R>(make: (key: (typeof VIEW_KEYS)[number]) => R): Record<(typeof VIEW_KEYS)[number], R> {
+  return Object.fromEntries(VIEW_KEYS.map((k) => [k, make(k)])) as Record<(typeof VIEW_KEYS)[number], R>;
+}
+
 /** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
 export type ChatActions = Pick<Chat, "send" | "post" | "stop" | "confirm" | "submitExternal" | "loadOlder">;
+
+/**
+ * The six actions, each forwarded to the actions `target` gives when it is called (the
+ * chat once open, the binding's current handle): what every binding returns.
+ */
+export function forwardActions(target: () => ChatActions | Promise<ChatActions>): ChatActions {
+  return {
+    send: async (input) => (await target()).send(input),
+    post: async (input) => (await target()).post(input),
+    stop: async () => (await target()).stop(),
+    confirm: async (toolCallId, confirmed, o) => (await target()).confirm(toolCallId, confirmed, o),
+    submitExternal: async (results) => (await target()).submitExternal(results),
+    loadOlder: async () => (await target()).loadOlder(),
+  };
+}
 
 /** A bound chat: its view now, its actions, and `close`. */
 export interface ChatHandle extends ChatActions {
@@ -84,10 +112,12 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     view = Object.freeze({ ...chat.getSnapshot(), sessionId: chat.sessionId, hasMore: chat.hasMore, chat });
     onChange(view);
   };
-  const fail = (e: unknown): void => {
+  // (`notify` false while bindChat runs: the binding reads `view()` once it returns, and its
+  // onChange may not know this handle yet)
+  const fail = (e: unknown, notify = true): void => {
     const error = e instanceof MsgError ? e : new MsgError("invalid_argument", String(e));
     view = Object.freeze({ ...CONNECTING, status: "error", error });
-    onChange(view);
+    if (notify) onChange(view);
     reject(error);
   };
   if (options.sessionId === null) reject(new MsgError("closed", "no chat is open (sessionId is null)"));
@@ -102,7 +132,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       onFinish: (m) => latest().onFinish?.(m),
       onEvent: (event) => latest().onEvent?.(event),
     };
-    const open = (): void => {
+    const open = (notify: boolean): void => {
       try {
         const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
         Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
@@ -118,11 +148,11 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
           },
         );
       } catch (e) {
-        fail(e);
+        fail(e, notify);
       }
     };
-    if (deferred) cancel = defer(open);
-    else open();
+    if (deferred) cancel = defer(() => open(true));
+    else open(false);
   }
   const ready = (): Promise<Chat> => (chat !== null ? Promise.resolve(chat) : opened);
   return {
@@ -135,12 +165,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       chat?.close();
       reject(new MsgError("closed", "the chat was closed"));
     },
-    send: async (input) => (await ready()).send(input),
-    post: async (input) => (await ready()).post(input),
-    stop: async () => (await ready()).stop(),
-    confirm: async (toolCallId, confirmed, o) => (await ready()).confirm(toolCallId, confirmed, o),
-    submitExternal: async (results) => (await ready()).submitExternal(results),
-    loadOlder: async () => (await ready()).loadOlder(),
+    ...forwardActions(ready),
   };
 }
 
@@ -160,6 +185,17 @@ export interface SessionsView {
 /** The actions of a bound session list: `SessionsClient`'s, each listing again and resolving once the new list is shown. */
 export interface SessionsActions extends Pick<SessionsClient, "create" | "rename" | "remove" | "setPermissionMode"> {
   refresh: () => Promise<void>;
+}
+
+/** The five session-list actions, each forwarded to the handle `target` gives when it is called (the binding's current one). */
+export function forwardSessionsActions(target: () => SessionsActions | Promise<SessionsActions>): SessionsActions {
+  return {
+    refresh: async () => (await target()).refresh(),
+    create: async (o) => (await target()).create(o),
+    rename: async (id, name) => (await target()).rename(id, name),
+    remove: async (id) => (await target()).remove(id),
+    setPermissionMode: async (id, mode) => (await target()).setPermissionMode(id, mode),
+  };
 }
 
 /** A bound session list. */

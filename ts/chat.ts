@@ -12,7 +12,8 @@ import { AppState, type ChatPendingAction, type McpProgress } from "./app-state.
 import { SessionsClient, type PermissionMode, type SessionState, type SessionView, type SessionsTransport } from "./sessions.js";
 import { VERIFY_WAIT_MS, postInput } from "./posting.js";
 import { number, sleep } from "./timing.js";
-import type { ChatInput, ChatTransport, ExternalExecutionResultInput, HistoryPage, ServiceStatus, UserConfirmResultInput } from "./transport.js";
+import { RunWatchdog } from "./watchdog.js";
+import type { ChatInput, ChatTransport, ExternalExecutionResultInput, HistoryPage, UserConfirmResultInput } from "./transport.js";
 
 /**
  * Where the reply of a {@link Chat} is, whatever the event stream's connection does (see
@@ -99,7 +100,9 @@ export interface ChatOptions {
    * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error` (or
    * `submitted` while a message of this chat waits behind it), error `run_lost`. An event
    * for it later takes that back; the chat keeps asking the service until it is free.
-   * ms, default 120,000; Infinity: never.
+   * Also how long an input whose `POST /chat/` came back waits for its run to show while
+   * the service says it runs nothing (the POST answers before the run takes the session;
+   * see docs/chat.md, "The run watchdog"). ms, default 120,000; Infinity: never.
    */
   lostRunMs?: number;
   /** Speaker name of user turns sent as text (default `"user"`). */
@@ -190,12 +193,11 @@ export class Chat {
   #closed = false;
   #fatal = false;
   #error: MsgError | null = null;
-  #submit: { kind: "send" | "answer"; replies: number; replyId?: string; seen?: MsgJSON } | null = null;
+  /** the input posted whose run has not shown yet: its user messages' ids, or the reply and calls it answers */
+  #submit: { kind: "send" | "answer"; replies: number; ids?: readonly string[]; replyId?: string; seen?: MsgJSON; calls?: readonly string[] } | null = null;
   #runError = false;
   /** the run was taken as lost (lostRunMs) and nothing has come of it since */
   #runLost = false;
-  /** POST /chat/ requests in flight (the watchdog waits for them) */
-  #posting = 0;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
   #hidden = new Set<string>();
   /**
@@ -209,9 +211,6 @@ export class Chat {
   #diagnostics: Diagnostic[] = [];
   #connection: AbortController | undefined;
   #lifetime = new AbortController();
-  #lastEvent = Date.now();
-  /** when an event last changed a message, or an input was posted (the run-lost clock) */
-  #lastProgress = Date.now();
   /** replies taken as lost (see lostRunMs): the message as it was then */
   #lost = new Map<string, MsgJSON>();
   /** a lost reply as shown: its message with finished_reason "interrupted" */
@@ -223,8 +222,11 @@ export class Chat {
    */
   #unchecked = new Set<string>();
   #uncheckedFrames = 0;
-  #watch: ReturnType<typeof setInterval> | undefined;
+  /** asks the service about a run that went quiet (statusPollMs, lostRunMs) */
+  readonly #watchdog: RunWatchdog;
   #refreshing: Promise<void> | undefined;
+  /** a reload asked for while one was on its way: it follows that one (waiting for idle if any asker wanted it) */
+  #refreshAgain: { untilIdle: boolean; done: Promise<void> } | undefined;
   #listeners = new Set<() => void>();
   #snapshot: ChatSnapshot | undefined;
   #dirty = true;
@@ -244,6 +246,19 @@ export class Chat {
     this.#app = new AppState(sessionId, sessions, this.#lifetime.signal, () => this.#changed(), (e) => {
       if (!this.#closed) this.#report(e);
     });
+    this.#watchdog = new RunWatchdog(
+      {
+        closed: () => this.#closed,
+        watched: () => this.#watched(),
+        mayLose: () => this.#link === "open" && !this.#runLost,
+        status: () => this.#transport.status(this.sessionId, { signal: this.#lifetime.signal }),
+        lost: (quietMs) => this.#markLost(quietMs),
+        awaited: () => this.#awaited(),
+        over: () => this.#runOver(),
+        report: (e) => this.#report(e),
+      },
+      this.#options,
+    );
   }
 
   /** The options checked and defaulted; `invalid_argument` for a bad one. */
@@ -307,7 +322,7 @@ export class Chat {
       throw e;
     }
     void chat.#run();
-    chat.#watch = setInterval(() => void chat.#checkRun(), Math.max(50, Math.min(chat.#options.statusPollMs, 1000)));
+    chat.#watchdog.start();
     return chat;
   }
 
@@ -622,13 +637,27 @@ export class Chat {
   }
 
   /**
-   * Reloads the latest stored page (after a run ended, or on a reconnect); one at a time.
-   * A failed reload (an HTTP 5xx, a timeout, a broken connection) is tried again with the
-   * reconnect backoff (`retry`): it is what repairs a reply joined mid-way and puts in the
-   * stored replies.
+   * Reloads the latest stored page (after a run ended, or on a reconnect); one at a time:
+   * one asked for while another is on its way follows it (that one's page may have been
+   * read before what asks, e.g. a reply that ended meanwhile). A failed reload (an HTTP
+   * 5xx, a timeout, a broken connection) is tried again with the reconnect backoff
+   * (`retry`): it is what repairs a reply joined mid-way and puts in the stored replies.
    */
   #refresh(untilIdle: boolean): Promise<void> {
-    this.#refreshing ??= (async () => {
+    if (this.#refreshing !== undefined) {
+      if (this.#refreshAgain !== undefined) {
+        this.#refreshAgain.untilIdle ||= untilIdle;
+        return this.#refreshAgain.done;
+      }
+      const again = { untilIdle, done: Promise.resolve() };
+      again.done = this.#refreshing.then(() => {
+        this.#refreshAgain = undefined;
+        return this.#closed || this.#fatal ? undefined : this.#refresh(again.untilIdle);
+      });
+      this.#refreshAgain = again;
+      return again.done;
+    }
+    this.#refreshing = (async () => {
       try {
         let wait = 100;
         let failures = 0;
@@ -764,7 +793,7 @@ export class Chat {
    * opened before its next event.
    */
   #feed(chunk: Uint8Array): number {
-    this.#lastEvent = Date.now();
+    this.#watchdog.heard();
     let good = 0;
     let start = 0;
     for (let i = 1; i < chunk.length; i++) {
@@ -892,7 +921,7 @@ export class Chat {
     const live = this.#session.getSnapshot().messages;
     if (live !== this.#lastLive) {
       this.#lastLive = live;
-      this.#lastProgress = Date.now();
+      this.#watchdog.progressed();
     }
     for (const [id, was] of this.#lost) {
       // an event for a reply taken as lost: it was not
@@ -946,12 +975,12 @@ export class Chat {
   }
 
   /**
-   * The service says `running` but no event came for `lostRunMs`: the instance running the
-   * reply is taken as gone (the service holds the session's lock until its lease ends,
-   * up to 10 minutes, and never stores the partial reply).
+   * The service says `running` but no event came for `lostRunMs` (`quietMs` in all): the
+   * instance running the reply is taken as gone (the service holds the session's lock until
+   * its lease ends, up to 10 minutes, and never stores the partial reply).
    */
-  #markLost(): void {
-    const quiet = Math.round((Date.now() - this.#lastProgress) / 1000);
+  #markLost(quietMs: number): void {
+    const quiet = Math.round(quietMs / 1000);
     let replies = 0;
     for (const m of this.#session.getSnapshot().messages) {
       if (!this.#tailReplies.has(m.id) || this.#session.isEnded(m.id) || this.#lost.has(m.id) || findPending(m).length > 0) continue;
@@ -976,7 +1005,6 @@ export class Chat {
     );
     this.#runLost = true;
     this.#serviceRunning = false;
-    this.#lastProgress = Date.now();
     this.#changed();
   }
 
@@ -985,32 +1013,39 @@ export class Chat {
   }
 
   /**
-   * While a reply is in flight (or an input was posted) and no event came for
-   * `statusPollMs`, ask the service: a run that is over without a `REPLY_END` (a stale
-   * confirmation, a stray `REPLY_START`, a run whose instance died) is settled, the
-   * stored history reloaded.
+   * What the watchdog watches: a reply being stopped, or a reply in flight (or an input
+   * posted), or a run taken as lost (until the service is free again).
    */
-  async #checkRun(): Promise<void> {
-    if (this.#closed || this.#posting > 0) return;
-    const snapshot = this.getSnapshot();
-    // (while a run is taken as lost, until the service is free again)
-    if (snapshot.status !== "streaming" && snapshot.status !== "submitted" && snapshot.status !== "stopping" && !this.#runLost) return;
-    // (a stop is checked on every tick: a turn stopped before its reply started ends quietly)
-    if (Date.now() - this.#lastEvent < (snapshot.status === "stopping" ? 250 : this.#options.statusPollMs)) return;
-    this.#lastEvent = Date.now();
-    let status: ServiceStatus;
-    try {
-      status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
-    } catch (e) {
-      if (!this.#closed) this.#report(e);
-      return;
-    }
-    if (this.#closed) return;
-    if (status === "running") {
-      // (no stream, no events: silence says nothing then)
-      if (this.#link === "open" && !this.#runLost && Date.now() - this.#lastProgress >= this.#options.lostRunMs) this.#markLost();
-      return;
-    }
+  #watched(): "run" | "stopping" | null {
+    const status = this.getSnapshot().status;
+    if (status === "stopping") return "stopping";
+    return status === "streaming" || status === "submitted" || this.#runLost ? "run" : null;
+  }
+
+  /**
+   * Whether the input posted last may still wait for its run to take the session (the
+   * service found at rest soon after its `POST /chat/` came back): nothing of its run came
+   * on the stream, and the latest page says the session is held again, or lacks its user
+   * message, or has the calls it answered still waiting.
+   */
+  async #awaited(): Promise<boolean> {
+    const submit = this.#submit;
+    if (submit === null) return false;
+    const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+    if (this.#submit !== submit) return false;
+    if (page.isRunning) return true;
+    if (submit.kind === "send") return !page.messages.some((m) => submit.ids?.includes(m?.id) === true);
+    const reply = page.messages.find((m) => m?.id === submit.replyId);
+    const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
+    return (submit.calls ?? []).every((id) => waiting.includes(id));
+  }
+
+  /**
+   * The watchdog found the service running nothing while a reply was in flight (or an input
+   * was posted): a run that is over without a `REPLY_END` (a stale confirmation, a stray
+   * `REPLY_START`, a run whose instance died) is settled, the stored history reloaded.
+   */
+  async #runOver(): Promise<void> {
     this.#clearLost();
     // the runs of the turns posted so far are over: the reload drops what the store lacks
     for (const posted of this.#posted.values()) posted.over = true;
@@ -1116,7 +1151,7 @@ export class Chat {
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
     for (const msg of msgs) this.#tail.push({ kind: "user", msg });
-    this.#submit = { kind: "send", replies: this.#tailReplies.size };
+    this.#submit = { kind: "send", replies: this.#tailReplies.size, ids: msgs.map((m) => m.id) };
     this.#runError = false;
     const wasLost = this.#runLost;
     this.#clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
@@ -1150,12 +1185,12 @@ export class Chat {
       if (e instanceof MsgError) this.#fail(e);
       throw e;
     }
-    this.#lastEvent = Date.now();
+    this.#watchdog.heard();
   }
 
   /** `postInput` (the never-twice rules, ts/posting.ts), counted for the watchdog. */
   async #post(input: ChatInput, applied: () => Promise<boolean>): Promise<void> {
-    this.#posting += 1;
+    this.#watchdog.postStarted();
     try {
       await postInput(applied, {
         post: (signal) => this.#transport.chat(this.sessionId, input, { signal }),
@@ -1165,9 +1200,7 @@ export class Chat {
         report: (e) => this.#report(e),
       });
     } finally {
-      this.#posting -= 1;
-      this.#lastEvent = Date.now();
-      this.#lastProgress = Date.now();
+      this.#watchdog.postEnded();
     }
   }
 
@@ -1247,7 +1280,7 @@ export class Chat {
       await this.#track(this.#post(event, async () => !waiting()));
       return;
     }
-    this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId) };
+    this.#submit = { kind: "answer", replies: this.#tailReplies.size, replyId, seen: this.#session.get(replyId), calls: callIds };
     this.#runError = false;
     this.#error = this.#fatal ? this.#error : null;
     this.#changed();
@@ -1266,7 +1299,7 @@ export class Chat {
       if (e instanceof MsgError) this.#fail(e);
       throw e;
     }
-    this.#lastEvent = Date.now();
+    this.#watchdog.heard();
   }
 
   /** Tracks the `POST /chat/` in flight, for `stop()`. */
@@ -1323,7 +1356,7 @@ export class Chat {
       this.#changed();
       throw e;
     }
-    this.#lastEvent = 0; // the watchdog asks the service at its next tick
+    this.#watchdog.askNow(); // the service is asked at the watchdog's next tick
     if (this.#submit?.kind === "send" && this.#runLost) {
       // a message waiting behind a lost run's lock: the interrupt cancels it
       for (const posted of this.#posted.values()) posted.over = true;
@@ -1377,7 +1410,7 @@ export class Chat {
     this.#dirty = true;
     this.#lifetime.abort(new MsgError("closed", "the chat was closed"));
     this.#connection?.abort(new MsgError("closed", "the chat was closed"));
-    clearInterval(this.#watch);
+    this.#watchdog.close();
     clearTimeout(this.#timer);
     const last = this.#snapshot!;
     this.#snapshot = Object.freeze({ ...last, status: "closed" as const, connection: "closed" as const });

@@ -3,6 +3,7 @@
 // `msg.finished_reason === ReplyFinishedReason.ERROR` works as with the reference's TS
 // enums. Imports nothing at run time (the .wasm is not needed for them).
 import type * as Gen from "./wasm/agentscope_message.js";
+import type { PermissionMode as SessionPermissionMode } from "./sessions.js";
 
 export { EventType } from "./event-type.js";
 
@@ -62,10 +63,22 @@ export const PermissionBehavior = Object.freeze({
 /** One of `allow`, `deny`, `ask`, `passthrough`. */
 export type PermissionBehavior = (typeof PermissionBehavior)[keyof typeof PermissionBehavior];
 
+/** A session's permission mode (`PermissionContext.mode`; `@agentscope-ai/agentscope/permission`). */
+export const PermissionMode = Object.freeze({
+  DEFAULT: "default",
+  ACCEPT_EDITS: "accept_edits",
+  EXPLORE: "explore",
+  BYPASS: "bypass",
+  DONT_ASK: "dont_ask",
+} as const);
+/** One of `default`, `accept_edits`, `explore`, `bypass`, `dont_ask`. */
+export type PermissionMode = (typeof PermissionMode)[keyof typeof PermissionMode];
+
 // every enum names each string of the core's union, and no other
 type _Checked = [
   Assert<Same<ReplyFinishedReason, Gen.ReplyFinishedReason>>,
   Assert<Same<ErrorType, Gen.ErrorType>>,
   Assert<Same<FinishedReason, Gen.FinishedReason>>,
   Assert<Same<PermissionBehavior, Gen.PermissionBehavior>>,
+  Assert<Same<PermissionMode, SessionPermissionMode>>,
 ];

@@ -176,6 +176,8 @@ function syncInto(old: Record<string | number, unknown>, now: Record<string | nu
     const b = now[key];
     if (isObject(a) && isObject(b) && Array.isArray(a) === Array.isArray(b) && (a as { type?: unknown }).type === (b as { type?: unknown }).type) {
       syncInto(a, b);
+    } else if (Array.isArray(old) && Number(key) === old.length) {
+      old.push(b); // as the reference grows a list (an observed list sees a push)
     } else if (a !== b) {
       old[key] = b;
     }
@@ -277,6 +279,9 @@ export function appendEvent<M extends object>(msg: M, event: EventInput): M {
         const old = content[i];
         const now = change[1] as Record<string, unknown>;
         if (isObject(old) && old.type === now.type) syncInto(old, now, true);
+        // a new block is pushed, as the reference does (an observed list, Vue 2's, sees
+        // a push but not an assignment past its end)
+        else if (i === content.length) content.push(now);
         else content[i] = now;
         stats.blocksWritten++;
       } else {

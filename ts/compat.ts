@@ -13,13 +13,14 @@ import type {
   HintBlock,
   JSONSerializableObject,
   Msg,
+  PermissionContext,
   TextBlock,
   ThinkingBlock,
   ToolCallBlock,
   ToolResultBlock,
   Usage,
 } from "./compat-types.js";
-import type { ReplyFinishedReason } from "./compat-enums.js";
+import { PermissionMode, type ReplyFinishedReason } from "./compat-enums.js";
 
 export * from "./compat-enums.js";
 export type * from "./compat-types.js";
@@ -167,4 +168,16 @@ function blocksOf(msg: WithContent, type: unknown): unknown[] {
     throw new MsgError("invalid_argument", "a block type filter must be a type string or a list of them");
   }
   return msg.content.filter((b) => types.includes((b as { type?: unknown } | null)?.type as string));
+}
+
+/**
+ * An empty permission context (no working directories, no rules), as
+ * `createPermissionContext(mode?)` of `@agentscope-ai/agentscope/permission`; `mode`
+ * defaults to `default`. Throws `MsgError` `invalid_argument` for another mode.
+ */
+export function createPermissionContext(mode: PermissionMode = PermissionMode.DEFAULT): PermissionContext {
+  if (!(Object.values(PermissionMode) as unknown[]).includes(mode)) {
+    throw new MsgError("invalid_argument", `createPermissionContext: mode must be one of ${Object.values(PermissionMode).join(", ")}; got ${JSON.stringify(mode)}`);
+  }
+  return { mode, working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} };
 }

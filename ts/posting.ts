@@ -30,8 +30,9 @@ export interface PostOptions {
  * Posts an input (`how.post`, one `POST /chat/`), retrying a 409 for `busyWaitMs` (a run that just ended still saves). After
  * `service_unavailable` (the instance is gone, or the connection broke after the request
  * went out) it moves to the next instance, waits `VERIFY_MS` and asks the service whether
- * the input was applied (`applied`): if so it resolves, else it sends again (at most
- * `MAX_RESENDS` times). A failing check rejects with the first error.
+ * the input was applied (`applied`): if so it resolves; if it is not, twice `VERIFY_MS`
+ * apart, it sends again (at most `MAX_RESENDS` times). A failing check rejects with the
+ * first error.
  */
 export async function postInput(applied: () => Promise<boolean>, how: PostOptions): Promise<void> {
   const t0 = Date.now();
@@ -55,6 +56,13 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
         let done: boolean;
         try {
           done = await applied();
+          // a request that went out just before its connection broke reaches the service
+          // late under load (its run takes the session's lock after the answer): "not
+          // applied" must be seen twice, VERIFY_MS apart, before the input is sent again
+          if (!done && !mayArrive) {
+            await sleep(VERIFY_MS, how.signal);
+            done = await applied();
+          }
           for (const t0 = Date.now(); mayArrive && !done && Date.now() - t0 < VERIFY_WAIT_MS && !how.signal.aborted; ) {
             await sleep(500, how.signal);
             done = await applied();

@@ -3,9 +3,9 @@
 // Importing it does not load the .wasm: the hooks call `init()` themselves (idempotent),
 // so a page that imports them paints before the .wasm arrives. With the explicit entry
 // (`agentscope-message/init`) or the zero-config one, the same loaded module is used.
-// `useChat` and `useSessions` are thin hooks over ts/binding.ts (as the Vue and Svelte ones).
+// `useChat` and `useSessions` are thin hooks over ts/binding.ts (as the Vue, Svelte and Angular ones).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { bindChat, bindSessions, defer, openingView, sessionsKey, type ChatActions, type ChatHandle, type ChatView, type SessionsHandle, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, defer, forwardActions, openingView, sessionsKey, type ChatActions, type ChatHandle, type ChatView, type SessionsHandle, type SessionsView } from "./binding.js";
 import { Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
 import { init } from "./load.js";
@@ -206,14 +206,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
     if (handle.current === null) throw new MsgError("closed", "the chat is not open");
     return handle.current;
   }, []);
-  const actions = useMemo((): ChatActions => ({
-    send: async (input) => act().send(input),
-    post: async (input) => act().post(input),
-    stop: async () => act().stop(),
-    confirm: async (toolCallId, confirmed, o) => act().confirm(toolCallId, confirmed, o),
-    submitExternal: async (results) => act().submitExternal(results),
-    loadOlder: async () => act().loadOlder(),
-  }), [act]);
+  const actions = useMemo((): ChatActions => forwardActions(act), [act]);
   const { sessionId: id, hasMore, chat, ...snapshot } = view;
   return { ...snapshot, sessionId: id, chat, hasMore, ...actions };
 }

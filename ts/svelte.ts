@@ -5,7 +5,7 @@
 // component creates a chat.
 import { onDestroy } from "svelte";
 import type { Readable } from "svelte/store";
-import { bindChat, bindSessions, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
 import type { SessionsClient } from "./sessions.js";
 
 export type { ChatActions, ChatBindingOptions, ChatView, SessionsActions, SessionsBindingOptions, SessionsView } from "./binding.js";
@@ -86,12 +86,7 @@ export function createChat(options: CreateChatOptions): ChatStore {
   return {
     subscribe: view.store.subscribe,
     close,
-    send: (input) => handle!.send(input),
-    post: (input) => handle!.post(input),
-    stop: () => handle!.stop(),
-    confirm: (id, confirmed, o) => handle!.confirm(id, confirmed, o),
-    submitExternal: (results) => handle!.submitExternal(results),
-    loadOlder: () => handle!.loadOlder(),
+    ...forwardActions(() => handle!),
   };
 }
 

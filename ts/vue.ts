@@ -3,7 +3,7 @@
 // held raw (`markRaw` in a `shallowRef`): Vue's deep proxy would hide its private fields.
 // Importing it does not load the .wasm: `Chat.open` does, when a component opens a chat.
 import { computed, getCurrentScope, markRaw, onScopeDispose, shallowRef, toValue, watch, type ComputedRef, type MaybeRefOrGetter, type ShallowRef } from "vue";
-import { bindChat, bindSessions, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, forwardSessionsActions, perViewKey, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
 import type { Chat } from "./chat.js";
 import type { SessionsClient } from "./sessions.js";
 
@@ -67,26 +67,10 @@ export function useChat(options: UseChatOptions): UseChatResult {
   });
   open();
   if (getCurrentScope()) onScopeDispose(() => handle?.close());
-  const field = <K extends keyof ChatView>(k: K) => computed(() => view.value![k]);
   return {
-    messages: field("messages"),
-    status: field("status"),
-    connection: field("connection"),
-    error: field("error"),
-    pendingActions: field("pendingActions"),
-    state: field("state"),
-    session: field("session"),
-    progress: field("progress"),
-    partial: field("partial"),
-    sessionId: field("sessionId"),
-    hasMore: field("hasMore"),
+    ...(perViewKey((k) => computed(() => view.value![k])) as Refs<Omit<ChatView, "chat">>),
     chat,
-    send: (input) => handle!.send(input),
-    post: (input) => handle!.post(input),
-    stop: () => handle!.stop(),
-    confirm: (id, confirmed, o) => handle!.confirm(id, confirmed, o),
-    submitExternal: (results) => handle!.submitExternal(results),
-    loadOlder: () => handle!.loadOlder(),
+    ...forwardActions(() => handle!),
   };
 }
 
@@ -122,10 +106,6 @@ export function useSessions(options: MaybeRefOrGetter<SessionsBindingOptions>): 
     loading: computed(() => view.value!.loading),
     error: computed(() => view.value!.error),
     client,
-    refresh: () => handle!.refresh(),
-    create: (o) => handle!.create(o),
-    rename: (id, name) => handle!.rename(id, name),
-    remove: (id) => handle!.remove(id),
-    setPermissionMode: (id, mode) => handle!.setPermissionMode(id, mode),
+    ...forwardSessionsActions(() => handle!),
   };
 }

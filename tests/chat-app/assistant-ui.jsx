@@ -22,14 +22,7 @@ import {
 } from "@assistant-ui/react";
 import { useChat } from "agentscope-message/react";
 import { useChatRuntime, useSessionThreads } from "agentscope-message/assistant-ui";
-
-const query = new URLSearchParams(location.search);
-const options = {
-  baseUrl: `${location.origin}/api`,
-  userId: query.get("user"),
-  agentId: query.get("agent"),
-  session: { chat_model_config: JSON.parse(query.get("model")) },
-};
+import { query, serviceOptions as options } from "./service-options.js";
 
 function ToolUI({ toolName, argsText, result, status, approval, respondToApproval }) {
   return (

@@ -9,14 +9,8 @@
 import { StrictMode, useEffect, useLayoutEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { useChat } from "agentscope-message/react";
+import { query, serviceOptions as options } from "./service-options.js";
 
-const query = new URLSearchParams(location.search);
-const options = {
-  baseUrl: `${location.origin}/api`,
-  userId: query.get("user"),
-  agentId: query.get("agent"),
-  session: { chat_model_config: JSON.parse(query.get("model")) },
-};
 window.rendered = [];
 
 function App() {

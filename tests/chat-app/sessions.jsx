@@ -7,17 +7,7 @@ import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { useSessions } from "agentscope-message/react";
 import { dataBlock } from "agentscope-message/chat";
-
-const query = new URLSearchParams(location.search);
-const options = {
-  baseUrl: `${location.origin}/api`,
-  userId: query.get("user"),
-  agentId: query.get("agent"),
-  session: { chat_model_config: JSON.parse(query.get("model")) },
-};
-
-/** Runs an action; resolves its value or `{error: code}` (a MsgError does not cross `page.evaluate`). */
-const settle = (p) => p.then((value) => ({ value: value ?? null }), (e) => ({ error: e.code ?? String(e), message: e.message }));
+import { serviceOptions as options, settle } from "./service-options.js";
 
 window.attach = async (length, type, name) => {
   const bytes = Uint8Array.from({ length }, (_, i) => (i * 7919 + 13) % 256);

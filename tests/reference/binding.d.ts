@@ -19,8 +19,17 @@ export interface ChatView extends ChatSnapshot {
     /** The chat itself, once open (null before). */
     readonly chat: Chat | null;
 }
+/** The values of a chat's view that the Vue and Angular bindings give one reactive value each (`chat` aside). */
+export declare const VIEW_KEYS: readonly ["messages", "status", "connection", "error", "pendingActions", "state", "session", "progress", "partial", "sessionId", "hasMore"];
+/** `{ messages: make("messages"), …, hasMore: make("hasMore") }`: one value per key of {@link VIEW_KEYS}. */
+export declare function perViewKey<R>(make: (key: (typeof VIEW_KEYS)[number]) => R): Record<(typeof VIEW_KEYS)[number], R>;
 /** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
 export type ChatActions = Pick<Chat, "send" | "post" | "stop" | "confirm" | "submitExternal" | "loadOlder">;
+/**
+ * The six actions, each forwarded to the actions `target` gives when it is called (the
+ * chat once open, the binding's current handle): what every binding returns.
+ */
+export declare function forwardActions(target: () => ChatActions | Promise<ChatActions>): ChatActions;
 /** A bound chat: its view now, its actions, and `close`. */
 export interface ChatHandle extends ChatActions {
     view(): ChatView;
@@ -51,6 +60,8 @@ export interface SessionsView {
 export interface SessionsActions extends Pick<SessionsClient, "create" | "rename" | "remove" | "setPermissionMode"> {
     refresh: () => Promise<void>;
 }
+/** The five session-list actions, each forwarded to the handle `target` gives when it is called (the binding's current one). */
+export declare function forwardSessionsActions(target: () => SessionsActions | Promise<SessionsActions>): SessionsActions;
 /** A bound session list. */
 export interface SessionsHandle extends SessionsActions {
     view(): SessionsView;

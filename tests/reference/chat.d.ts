@@ -91,7 +91,9 @@ export interface ChatOptions {
      * up to 10 minutes): it shows `finished_reason: "interrupted"`, status `error` (or
      * `submitted` while a message of this chat waits behind it), error `run_lost`. An event
      * for it later takes that back; the chat keeps asking the service until it is free.
-     * ms, default 120,000; Infinity: never.
+     * Also how long an input whose `POST /chat/` came back waits for its run to show while
+     * the service says it runs nothing (the POST answers before the run takes the session;
+     * see docs/chat.md, "The run watchdog"). ms, default 120,000; Infinity: never.
      */
     lostRunMs?: number;
     /** Speaker name of user turns sent as text (default `"user"`). */

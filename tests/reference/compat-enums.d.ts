@@ -46,3 +46,13 @@ export declare const PermissionBehavior: Readonly<{
 }>;
 /** One of `allow`, `deny`, `ask`, `passthrough`. */
 export type PermissionBehavior = (typeof PermissionBehavior)[keyof typeof PermissionBehavior];
+/** A session's permission mode (`PermissionContext.mode`; `@agentscope-ai/agentscope/permission`). */
+export declare const PermissionMode: Readonly<{
+    readonly DEFAULT: "default";
+    readonly ACCEPT_EDITS: "accept_edits";
+    readonly EXPLORE: "explore";
+    readonly BYPASS: "bypass";
+    readonly DONT_ASK: "dont_ask";
+}>;
+/** One of `default`, `accept_edits`, `explore`, `bypass`, `dont_ask`. */
+export type PermissionMode = (typeof PermissionMode)[keyof typeof PermissionMode];

@@ -1,5 +1,5 @@
 import type * as Gen from "./wasm/agentscope_message.js";
-import type { ErrorType, PermissionBehavior, ReplyFinishedReason } from "./compat-enums.js";
+import type { ErrorType, PermissionBehavior, PermissionMode, ReplyFinishedReason } from "./compat-enums.js";
 import type { EventType } from "./event-type.js";
 /** A JSON value. */
 export type JSONSerializableObject = string | number | boolean | null | JSONSerializableObject[] | {
@@ -15,6 +15,42 @@ export interface PermissionRule {
     rule_content: string | null;
     behavior: PermissionBehavior;
     source: string;
+}
+/** A directory added to the permission scope (`PermissionContext.working_directories`). */
+export interface AdditionalWorkingDirectory {
+    path: string;
+    /** Where it was added (`session`, `userSettings`, …). */
+    source: string;
+}
+/**
+ * A session's permission state as the service sends it (`state.permission_context`, in
+ * the session list and in `CUSTOM state_updated`): its mode, working directories and
+ * rules by tool name (`@agentscope-ai/agentscope/permission`).
+ */
+export interface PermissionContext {
+    mode: PermissionMode;
+    working_directories: Record<string, AdditionalWorkingDirectory>;
+    allow_rules: Record<string, PermissionRule[]>;
+    deny_rules: Record<string, PermissionRule[]>;
+    ask_rules: Record<string, PermissionRule[]>;
+}
+/** One task of a session's task list (`TaskCreate` / `TaskUpdate`; `@agentscope-ai/agentscope/state`). */
+export interface Task {
+    id: string;
+    subject: string;
+    description: string;
+    metadata: Record<string, unknown>;
+    created_at: string;
+    state: "pending" | "in_progress" | "completed";
+    owner: string | null;
+    /** Ids of the tasks this one blocks. */
+    blocks: string[];
+    /** Ids of the tasks that block this one. */
+    blocked_by: string[];
+}
+/** A session's task list as the service sends it (`state.tasks_context`). */
+export interface TaskContext {
+    tasks: Task[];
 }
 /** A `text` block. */
 export interface TextBlock {

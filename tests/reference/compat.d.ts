@@ -1,5 +1,5 @@
-import type { ContentBlock, ContentBlockType, DataBlock, ErrorInfo, HintBlock, JSONSerializableObject, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from "./compat-types.js";
-import type { ReplyFinishedReason } from "./compat-enums.js";
+import type { ContentBlock, ContentBlockType, DataBlock, ErrorInfo, HintBlock, JSONSerializableObject, Msg, PermissionContext, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from "./compat-types.js";
+import { PermissionMode, type ReplyFinishedReason } from "./compat-enums.js";
 export * from "./compat-enums.js";
 export type * from "./compat-types.js";
 export { appendEvent, appendEventImmutable, foldStats, resetFoldStats, type FoldStats } from "./compat-fold.js";
@@ -73,3 +73,9 @@ export declare function getContentBlocks(msg: WithContent, type: "tool_result"):
 export declare function getContentBlocks(msg: WithContent, type?: ContentBlockType | readonly ContentBlockType[] | null): ContentBlock[];
 /** Whether the message has a block of the type (or of any of several; any block when omitted). */
 export declare function hasContentBlocks(msg: WithContent, type?: ContentBlockType | readonly ContentBlockType[] | null): boolean;
+/**
+ * An empty permission context (no working directories, no rules), as
+ * `createPermissionContext(mode?)` of `@agentscope-ai/agentscope/permission`; `mode`
+ * defaults to `default`. Throws `MsgError` `invalid_argument` for another mode.
+ */
+export declare function createPermissionContext(mode?: PermissionMode): PermissionContext;

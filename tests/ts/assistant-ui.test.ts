@@ -8,16 +8,13 @@
 // opening the page or New, the first message making exactly one (auto-named), switching
 // threads, rename and delete.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { build } from "vite";
+import type { Page } from "playwright-core";
 import { convertMessage, convertMessages, isRunning, toSendInput } from "../../pkg/dist/assistant-ui.js";
 import type { MsgJSON } from "../../pkg/dist/message.js";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
+import { comparable, type Json } from "./helpers.ts";
 import { api, startService, stored, type Service } from "./service.ts";
+import { serviceQuery, startViteApp, type ViteApp } from "./vite-app.ts";
 
 // ------------------------------------------------------------------ the converter
 
@@ -132,93 +129,29 @@ describe("convertMessage", () => {
 
 // ------------------------------------------------------------------ in Chromium
 
-mkdirSync(join(root, "target"), { recursive: true });
 const WAIT = 90_000;
 const TEST = { timeout: 300_000 };
 
 describe("assistant-ui primitives in Chromium against the live service", () => {
-  let scratch = "";
   let service: Service | undefined;
-  let browser: Browser | undefined;
-  let server: Server | undefined;
-  let base = "";
-  let closeServer: (() => Promise<void>) | undefined;
-  /** `POST /sessions/` requests through the test server's proxy. */
-  let created = 0;
+  let site: ViteApp | undefined;
+  /** `POST /sessions/` requests through the test server's `/api`. */
+  const created = () => site!.requests.filter((r) => /^POST \/sessions\/?$/.test(r)).length;
 
   before(async () => {
     const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
     started.catch(() => {});
-    scratch = mkdtempSync(join(root, "target", "assistant-ui-"));
-    const appDir = join(scratch, "app");
-    const dist = join(scratch, "dist");
-    mkdirSync(appDir);
-    installPackedPackage(appDir, "assistant-ui-consumer");
-    cpSync(join(root, "tests/chat-app"), appDir, { recursive: true });
-    const nodeEnv = process.env.NODE_ENV;
-    await build({
-      root: appDir,
-      configFile: false,
-      logLevel: "error",
-      oxc: { jsx: { runtime: "automatic" } },
-      build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: [join(appDir, "assistant-ui.html")] } },
-    });
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
+    site = await startViteApp({ name: "assistant-ui", pages: ["assistant-ui.html"], config: () => ({ oxc: { jsx: { runtime: "automatic" } } }), api: () => service!.url });
     service = await started;
-    const target = new URL(service.url);
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? "/", "http://x");
-      if (url.pathname.startsWith("/api/")) {
-        if (req.method === "POST" && /^\/api\/sessions\/?$/.test(url.pathname)) created += 1;
-        const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url!.slice("/api".length), headers: { ...req.headers, host: target.host } }, (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          res.flushHeaders();
-          up.pipe(res);
-        });
-        out.on("error", () => res.socket?.destroy());
-        res.on("close", () => out.destroy());
-        req.pipe(out);
-        return;
-      }
-      const path = normalize(join(dist, decodeURIComponent(url.pathname)));
-      if (!path.startsWith(dist) || !existsSync(path)) return void res.writeHead(404).end();
-      const type = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" }[extname(path)];
-      res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" }).end(readFileSync(path));
-    });
-    ({ base, close: closeServer } = await listenLoopback(server));
-    browser = await launchChromium();
   });
 
   after(async () => {
-    await browser?.close();
-    await closeServer?.();
+    await site?.close();
     await service?.stop();
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true });
   });
 
-  const comparable = (messages: readonly Json[]): Json[] =>
-    messages.map((m) => {
-      const copy = thaw(m);
-      nullRecordingVolatiles(copy);
-      return copy;
-    });
-
-  async function newPage(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser!.newPage();
-    const problems: string[] = [];
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console.error: ${m.text()}`);
-    });
-    return { page, problems };
-  }
-
-  const query = () => `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(service!.info.chat_model_config))}`;
-
   async function open(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
-    const { page, problems } = await newPage();
-    await page.goto(`${base}/assistant-ui.html?${query()}`);
+    const { page, problems } = await site!.open(`/assistant-ui.html?${serviceQuery(service!)}`, { warnings: false });
     await page.waitForFunction(() => document.getElementById("app")?.dataset.status === "ready" && document.getElementById("app")?.dataset.session !== "", null, { timeout: WAIT });
     const sessionId = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
     return { page, problems, sessionId };
@@ -311,9 +244,8 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   const item = (page: Page, id: string) => page.locator("#threads .thread", { has: page.locator(`.id:text-is("${id}")`) });
 
   test("threads: the service's sessions listed; page and New make no session; the first message makes one, auto-named; switch; rename; delete", TEST, async () => {
-    const before = created;
-    const { page, problems } = await newPage();
-    await page.goto(`${base}/assistant-ui.html?threads=1&${query()}`);
+    const before = created();
+    const { page, problems } = await site!.open(`/assistant-ui.html?threads=1&${serviceQuery(service!)}`, { warnings: false });
     await page.waitForFunction(() => document.getElementById("app")?.dataset.listed !== undefined && document.getElementById("app")!.dataset.listed !== "", null, { timeout: WAIT });
     // the list is the service's (sessions of the tests above)
     const service0 = await listed();
@@ -322,7 +254,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     assert.equal(await status(page), "closed", "the new thread opens no chat");
     await page.click("#new");
     await new Promise((r) => setTimeout(r, 500));
-    assert.equal(created, before, "opening the page and pressing New make no session");
+    assert.equal(created(), before, "opening the page and pressing New make no session");
     assert.equal((await listed()).size, service0.size);
 
     // the first message: one session, its chat, the reply, then the auto-name as the title
@@ -330,7 +262,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
     const a = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
     assert.ok(a !== "" && !service0.has(a));
-    assert.equal(created, before + 1, "exactly one POST /sessions/");
+    assert.equal(created(), before + 1, "exactly one POST /sessions/");
     const service1 = await listed();
     assert.deepEqual([...service1.keys()].filter((id) => !service0.has(id)), [a]);
     await until("the title 'Chat: hello'", async () => (await item(page, a).locator(".trigger").textContent()) === "Chat: hello");
@@ -345,7 +277,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     await page.waitForSelector(".message.assistant .text:has-text('You said: second thread')", { timeout: WAIT });
     const b = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
     assert.ok(b !== "" && b !== a);
-    assert.equal(created, before + 2);
+    assert.equal(created(), before + 2);
     const storedB = await asStored(page, b);
 
     // switching shows each session's stored messages
@@ -371,7 +303,7 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     assert.equal((await listed()).has(b), false);
     await page.waitForFunction(() => document.getElementById("app")!.dataset.session === "" && document.getElementById("app")!.dataset.status === "closed", null, { timeout: WAIT });
     assert.deepEqual(await shownThreads(page), [...(await listed())]);
-    assert.equal(created, before + 2, "no other session was made");
+    assert.equal(created(), before + 2, "no other session was made");
     assert.deepEqual(problems, []);
     await page.close();
   });

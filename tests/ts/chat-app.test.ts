@@ -115,7 +115,8 @@ test("a team worker's confirmation: in pendingActions (worker set, the leader's 
   assert.equal(action.toolCall.name, "Bash");
   assert.equal(JSON.parse(action.toolCall.input).command, "touch worker.txt");
   await until(() => customs(events, "team_updated").length === 2, "team_updated twice");
-  await until(() => chat.getSnapshot().session?.team !== null, "the team in the session record");
+  // (each team_updated reloads the record, one load after the other: the second brings the member)
+  await until(() => ((chat.getSnapshot().session?.team as Json)?.team?.data?.members ?? []).length > 0, "the team's member in the session record");
   const team = chat.getSnapshot().session!.team as Json;
   assert.equal(team.team.data.name, "Scripted team");
   assert.equal(team.team.data.members[0].session_id, action.worker!.sessionId);

@@ -5,39 +5,29 @@
 // rebuilt from the event stream equals what the service stored (`GET
 // /sessions/{sid}/messages`), up to the values the reducer makes up itself
 // (`nullRecordingVolatiles`). The service has no CORS: one node server serves the pages
-// and forwards `/api/*` to it (same origin), counting requests by method and path.
+// and forwards `/api/*` to it (same origin), counting requests by method and path
+// (tests/ts/vite-app.ts).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
+import type { Page } from "playwright-core";
+import { comparable, type Json, root } from "./helpers.ts";
 import { api, newSession, startService, stored, type Service } from "./service.ts";
+import { serviceQuery, startViteApp, type ViteApp } from "./vite-app.ts";
 
-// Under target/ (git-ignored): vite, react and react-dom resolve from the repository's
-// node_modules by walking up; the package comes from the tarball, installed by npm.
-mkdirSync(join(root, "target"), { recursive: true });
-const scratch = mkdtempSync(join(root, "target", "chat-browser-"));
-const app = join(scratch, "app");
-const dist = join(scratch, "dist");
 const WAIT = 90_000; // 2 cores, other suites in parallel
 const TEST = { timeout: 300_000 };
 
 let service: Service | undefined;
 let modelConfig: Json;
-let browser: Browser | undefined;
-let server: Server | undefined;
-let vite: ViteDevServer | undefined;
-let base = "";
-let closeServer: (() => Promise<void>) | undefined;
+let site: ViteApp | undefined;
 
-/** `/api` requests as `METHOD /path` (the service's path, no query), in order; when each came. */
-const requests: string[] = [];
+/** When each `/api` request came (`site.requests` has them as `METHOD /path`). */
 const requestedAt: number[] = [];
 /** When the static server sent the last `.wasm`. */
 let wasmSentAt = 0;
@@ -47,160 +37,70 @@ const historyPages: { sessionId: string; isRunning: boolean }[] = [];
 const frames = new Map<string, number>();
 /** How long the static server holds a `.wasm` response (test 4). */
 let wasmDelayMs = 0;
-/** The event-stream responses open now (`dropStreams` ends them, as a network drop would). */
-const openStreams = new Set<ServerResponse>();
-
-/** Ends every event-stream connection open now. */
-function dropStreams(): void {
-  for (const res of openStreams) res.socket?.destroy();
-  openStreams.clear();
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Forwards `/api/*` to the service, stripping `/api`; records what passes. */
-function forward(req: IncomingMessage, res: ServerResponse): void {
-  const path = req.url!.slice("/api".length) || "/";
-  const bare = path.split("?")[0]!;
-  requests.push(`${req.method} ${bare}`);
-  requestedAt.push(Date.now());
-  const stream = /^\/sessions\/([^/]+)\/stream$/.exec(bare)?.[1];
-  const history = /^\/sessions\/([^/]+)\/messages$/.exec(bare)?.[1];
+/** Counts the frames of an event stream and reads the `is_running` of a history page, as they pass. */
+function tap(path: string, up: IncomingMessage): void {
+  const stream = /^\/sessions\/([^/]+)\/stream$/.exec(path)?.[1];
+  const history = /^\/sessions\/([^/]+)\/messages$/.exec(path)?.[1];
   if (stream !== undefined) {
-    openStreams.add(res);
-    res.on("close", () => openStreams.delete(res));
-  }
-  const upstream = new URL(service!.url);
-  const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (up) => {
-    res.writeHead(up.statusCode ?? 502, up.headers);
-    res.flushHeaders(); // an event stream sends no byte until its first event (or a 30 s heartbeat)
+    // frames end at a blank line; a chunk may split the "\n\n"
     let last = 0;
-    const body: Buffer[] = [];
     up.on("data", (chunk: Buffer) => {
-      if (stream !== undefined) {
-        // frames end at a blank line; a chunk may split the "\n\n"
-        let n = frames.get(stream) ?? 0;
-        for (const byte of chunk) {
-          if (byte === 10 && last === 10) n += 1;
-          last = byte;
-        }
-        frames.set(stream, n);
+      let n = frames.get(stream) ?? 0;
+      for (const byte of chunk) {
+        if (byte === 10 && last === 10) n += 1;
+        last = byte;
       }
-      if (history !== undefined) body.push(chunk);
-      res.write(chunk);
+      frames.set(stream, n);
     });
-    up.on("end", () => {
-      if (history !== undefined && up.statusCode === 200) {
-        historyPages.push({ sessionId: history, isRunning: JSON.parse(Buffer.concat(body).toString()).is_running === true });
-      }
-      res.end();
-    });
-    up.on("error", () => res.socket?.destroy());
-  });
-  out.on("error", () => res.socket?.destroy());
-  req.pipe(out);
-  res.on("close", () => out.destroy());
-}
-
-const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-
-/** The production build in dist/; a `.wasm` waits `wasmDelayMs`. */
-async function serveBuilt(pathname: string, res: ServerResponse): Promise<void> {
-  const path = normalize(join(dist, decodeURIComponent(pathname)));
-  if (!path.startsWith(dist) || !existsSync(path)) {
-    res.writeHead(404).end();
-    return;
   }
-  if (path.endsWith(".wasm")) {
-    if (wasmDelayMs > 0) await sleep(wasmDelayMs);
-    wasmSentAt = Date.now();
+  if (history !== undefined && up.statusCode === 200) {
+    const body: Buffer[] = [];
+    up.on("data", (chunk: Buffer) => body.push(chunk));
+    up.on("end", () => historyPages.push({ sessionId: history, isRunning: JSON.parse(Buffer.concat(body).toString()).is_running === true }));
   }
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream", "cache-control": "no-store" });
-  res.end(readFileSync(path));
 }
 
 before(async () => {
   const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
   started.catch(() => {}); // awaited below; a failure there fails `before`
-  mkdirSync(app);
-  installPackedPackage(app, "chat-browser-consumer");
-  cpSync(join(root, "tests/chat-app"), app, { recursive: true });
-  copyFileSync(join(root, "examples/react-chat/App.tsx"), join(app, "App.tsx"));
-  const oxc = { jsx: { runtime: "automatic" as const } };
-  // `build` sets process.env.NODE_ENV to production (and leaves it): the dev server
-  // below would then serve React's production build (no StrictMode double effects)
-  const nodeEnv = process.env.NODE_ENV;
-  await build({
-    root: app,
-    configFile: false,
-    logLevel: "error",
-    oxc,
-    build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: ["plain.html", "react.html", "events.html"].map((f) => join(app, f)) } },
-  });
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname.startsWith("/api/")) return forward(req, res);
-    if (url.pathname === "/config.json") {
+  site = await startViteApp({
+    name: "chat-browser",
+    files: [["examples/react-chat/App.tsx", "App.tsx"]],
+    pages: ["plain.html", "react.html", "events.html"],
+    config: () => ({ oxc: { jsx: { runtime: "automatic" } } }),
+    // the dev server for React StrictMode (its development build: double effects)
+    dev: true,
+    api: () => service!.url,
+    route: (url, _req, res) => {
+      if (url.pathname !== "/config.json") return false;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ userId: service!.userId, agentId: service!.agentId, chatModelConfig: modelConfig }));
-      return;
-    }
-    if (url.pathname.startsWith("/dev/")) {
-      vite!.middlewares(req, res, () => res.writeHead(404).end());
-      return;
-    }
-    serveBuilt(url.pathname, res).catch(() => res.destroy());
-  });
-  if (nodeEnv === undefined) delete process.env.NODE_ENV;
-  else process.env.NODE_ENV = nodeEnv;
-  vite = await createViteServer({
-    root: app,
-    mode: "development",
-    base: "/dev/",
-    configFile: false,
-    logLevel: "error",
-    clearScreen: false,
-    appType: "mpa",
-    oxc,
-    cacheDir: join(app, "node_modules/.vite-chat"),
-    // the HMR socket goes through the test server too (its upgrade requests)
-    server: { middlewareMode: true, ws: { server } },
+      return true;
+    },
+    onRequest: () => void requestedAt.push(Date.now()),
+    onResponse: tap,
+    // a `.wasm` of the production build waits `wasmDelayMs`
+    onStatic: async (pathname) => {
+      if (!pathname.endsWith(".wasm")) return;
+      if (wasmDelayMs > 0) await sleep(wasmDelayMs);
+      wasmSentAt = Date.now();
+    },
   });
   service = await started;
   modelConfig = service.info.chat_model_config;
   assert.equal(typeof modelConfig?.credential_id, "string", "the service printed its chat_model_config");
-  ({ base, close: closeServer } = await listenLoopback(server));
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
-  await closeServer?.();
-  await vite?.close();
+  await site?.close();
   await service?.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** A new page; console errors/warnings and page errors land in `problems`. */
-async function newPage(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser!.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  await page.goto(`${base}${path}`);
-  return { page, problems };
-}
-
-/** Messages as compared: deep copies with what the reducer makes up itself nulled. */
-function comparable(messages: readonly Json[]): Json[] {
-  return messages.map((m) => {
-    const copy = thaw(m);
-    nullRecordingVolatiles(copy);
-    return copy;
-  });
-}
+const newPage = (path: string) => site!.open(path);
 
 const texts = (msg: Json, type = "text") => (msg.content as Json[]).filter((b) => b.type === type).map((b) => b[type === "text" ? "text" : "thinking"]);
 
@@ -403,8 +303,7 @@ test("plain Chat in Chromium: fail ends with status error (run_failed), the mess
 
 // ------------------------------------------------------------------ 2-4. useChat
 
-const query = () =>
-  `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(modelConfig))}`;
+const query = () => serviceQuery(service!);
 
 interface Shown {
   status: string;
@@ -450,13 +349,13 @@ async function sendAndSettle(page: Page, sessionId: string, text: string): Promi
 
 /** Opens the app at `path`; resolves once `ready`, with the requests its mount made. */
 async function mountApp(path: string, extra = ""): Promise<{ page: Page; problems: string[]; sessionId: string; made: string[] }> {
-  const before = requests.length;
+  const before = site!.requests.length;
   const opened = await newPage(`${path}?${query()}${extra}`);
   await appStatus(opened.page, "ready");
   await sleep(300); // anything a second (StrictMode) mount would still send
   const { sessionId } = await readApp(opened.page);
   assert.match(sessionId, /^[0-9a-f]{32}$/);
-  return { ...opened, sessionId, made: requests.slice(before) };
+  return { ...opened, sessionId, made: site!.requests.slice(before) };
 }
 
 test("useChat under StrictMode (Vite dev server): one session, one stream, one history load per mount; one POST /chat/ per send", TEST, async () => {
@@ -474,9 +373,9 @@ test("useChat under StrictMode (Vite dev server): one session, one stream, one h
     assert.deepEqual(counts, { createSession: 1, stream: 1, history: 1, chat: 0 }, made.join("\n"));
     console.log(`useChat mount (dev, StrictMode): ${JSON.stringify(counts)}; all requests: ${JSON.stringify(made)}`);
 
-    const sent = requests.length;
+    const sent = site!.requests.length;
     const shown = await sendAndSettle(page, sessionId, "hello react");
-    const afterSend = requests.slice(sent);
+    const afterSend = site!.requests.slice(sent);
     assert.equal(afterSend.filter((r) => r === "POST /chat/").length, 1, "one POST /chat/ per send");
     assert.equal(afterSend.filter((r) => r === "POST /sessions/" || r === `GET /sessions/${sessionId}/stream`).length, 0, "no new session, the stream stayed open");
     assert.ok(afterSend.includes(`GET /sessions/${sessionId}/messages`), "the history refresh after the reply");
@@ -506,9 +405,9 @@ test("useChat with two base URLs, the first refusing connections (a new array ev
       { createSession: 1, stream: 1, history: 1 },
       made.join("\n"),
     );
-    const sent = requests.length;
+    const sent = site!.requests.length;
     const shown = await sendAndSettle(page, sessionId, "hello two");
-    assert.equal(requests.slice(sent).filter((r) => r === "POST /chat/").length, 1, "one POST /chat/");
+    assert.equal(site!.requests.slice(sent).filter((r) => r === "POST /chat/").length, 1, "one POST /chat/");
     assert.deepEqual(comparable(shown.messages), comparable(await stored(service!, sessionId)));
     assert.deepEqual(texts(shown.messages[1]), ["You said: hello two"]);
     // the refused connections are the only console errors
@@ -577,7 +476,7 @@ test("useChat: after a failed open, new options show connecting, not the old err
 
 test("importing agentscope-message/react does not block first paint (the .wasm held 2 s)", TEST, async () => {
   wasmDelayMs = 2_000;
-  const requestsBefore = requests.length;
+  const requestsBefore = site!.requests.length;
   const { page, problems } = await newPage(`/react.html?${query()}`);
   try {
     await appStatus(page, "ready");
@@ -596,7 +495,7 @@ test("importing agentscope-message/react does not block first paint (the .wasm h
     assert.ok(timing.firstCommit.at < timing.wasmResponseStart);
     // nothing reached the service before the .wasm: Chat.open loads it first
     const { sessionId } = await readApp(page);
-    const mine = requests.map((r, i) => [r, requestedAt[i]!] as const).slice(requestsBefore);
+    const mine = site!.requests.map((r, i) => [r, requestedAt[i]!] as const).slice(requestsBefore);
     assert.deepEqual(mine.filter(([r]) => r === "POST /sessions/").length, 1);
     assert.ok(mine.every(([, at]) => at >= wasmSentAt), "every /api request came after the .wasm was sent");
     const shown = await sendAndSettle(page, sessionId, "after the wait");
@@ -609,7 +508,7 @@ test("importing agentscope-message/react does not block first paint (the .wasm h
   }
 });
 
-// ------------------------------------------------------------------ 5. the README example
+// ------------------------------------------------------------------ 5. the React example of docs/chat.md
 
 const run = promisify(execFile);
 const compilers: Record<string, string> = {
@@ -620,11 +519,11 @@ const compilers: Record<string, string> = {
 
 test("examples/react-chat/App.tsx type-checks in Vite 8's react-ts setup (tsconfig.app.json, skipLibCheck false) with TS 7, 6.0 and 5.9", TEST, async () => {
   const example = readFileSync(join(root, "examples/react-chat/App.tsx"), "utf8");
-  assert.ok(readFileSync(join(root, "README.md"), "utf8").includes(example.trim()), "the README shows examples/react-chat/App.tsx verbatim");
+  assert.ok(readFileSync(join(root, "docs/chat.md"), "utf8").includes(example.trim()), "docs/chat.md shows examples/react-chat/App.tsx verbatim");
   // its own folder (outside the dev server's root) over the installed package
-  const project = join(scratch, "tscheck");
+  const project = join(site!.scratch, "tscheck");
   mkdirSync(join(project, "src"), { recursive: true });
-  symlinkSync(join(app, "node_modules"), join(project, "node_modules"), "dir");
+  symlinkSync(join(site!.app, "node_modules"), join(project, "node_modules"), "dir");
   copyFileSync(join(root, "examples/react-chat/App.tsx"), join(project, "src/App.tsx"));
   const viteClient = existsSync(join(root, "node_modules/vite/client.d.ts"));
   assert.ok(viteClient, "vite/client resolves (types: [\"vite/client\"] as in the template)");
@@ -672,11 +571,11 @@ test("examples/react-chat/App.tsx type-checks in Vite 8's react-ts setup (tsconf
 });
 
 test("examples/react-chat/App.tsx works: confirm, Approve, the approved reply shown (Vite dev server, StrictMode)", TEST, async () => {
-  const before = requests.length;
+  const before = site!.requests.length;
   const { page, problems } = await newPage(`/dev/example.html?${query()}`);
   try {
     await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT });
-    const created = requests.slice(before).filter((r) => r === "POST /sessions/").length;
+    const created = site!.requests.slice(before).filter((r) => r === "POST /sessions/").length;
     assert.equal(created, 1);
     await page.fill("input", "confirm");
     await page.click("text=Send");
@@ -780,12 +679,12 @@ test("whole app, plain Chat in Chromium: onEvent sees every event once across a 
     assert.equal(textOf(s.messages[1]), "Creating a task.The task is on the list.");
 
     // a dropped stream: the reconnect replays the run from the service's log; nothing passes twice
-    const streamsBefore = requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length;
+    const streamsBefore = site!.requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length;
     const eventsBefore = s.events.length;
-    dropStreams();
+    site!.dropStreams();
     await page.waitForFunction(() => whole.snapshot().connection === "reconnecting", undefined, { timeout: WAIT, polling: 20 });
     await page.waitForFunction(() => whole.snapshot().connection === "open", undefined, { timeout: WAIT, polling: 50 });
-    assert.equal(requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length, streamsBefore + 1, "one reconnect");
+    assert.equal(site!.requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length, streamsBefore + 1, "one reconnect");
     await sleep(500); // the replay, had it passed anything
     s = await wholeSnap(page);
     assert.equal(s.events.length, eventsBefore, "the replay passed nothing again");
@@ -870,10 +769,10 @@ test("whole app, plain Chat in Chromium: team, the worker's confirmation in pend
     assert.equal(entry.team.team.data.members[0].session_id, action.worker!.sessionId);
     assert.deepEqual(s.session!.team, entry.team);
 
-    const posts = requests.length;
+    const posts = site!.requests.length;
     assert.deepEqual(await page.evaluate((id) => whole.confirm(id, true), action.toolCall.id), { value: null });
     // through the leader session (its POST /chat/), not the worker's
-    assert.deepEqual(requests.slice(posts).filter((r) => r.startsWith("POST ")), ["POST /chat/"]);
+    assert.deepEqual(site!.requests.slice(posts).filter((r) => r.startsWith("POST ")), ["POST /chat/"]);
     ({ s } = await wholeEqualsStored(page, (x) => x.messages.length === 3 && x.pendingActions.length === 0));
     assert.equal(textOf(s.messages[2]), "The worker said: report: the Bash call was approved.");
     assert.equal(s.messages[2].role, "assistant");
@@ -972,7 +871,7 @@ const callApp = <K extends keyof AppApi>(page: Page, name: K, input?: unknown) =
   page.evaluate(([n, i]) => (window as unknown as { app: Record<string, (x?: unknown) => Promise<unknown>> }).app[n]!(i), [name, input] as const) as ReturnType<AppApi[K]>;
 
 test("whole app, useChat (Vite dev server, StrictMode): sessionId null opens nothing (closed, no request); a session id opens it (connection open); state after task equals the service's; hasMore false, loadOlder resolves false", TEST, async () => {
-  const before = requests.length;
+  const before = site!.requests.length;
   const { page, problems } = await newPage(`/dev/react-app.html?${query()}&session=none`);
   try {
     await page.waitForFunction(() => (window as unknown as { mounts?: number }).mounts === 2, undefined, { timeout: WAIT });
@@ -985,11 +884,11 @@ test("whole app, useChat (Vite dev server, StrictMode): sessionId null opens not
     // nothing to send to
     const refused = await callApp(page, "send", "hello nobody");
     assert.equal(refused.error, "closed");
-    assert.deepEqual(requests.slice(before), [], "no request reached the service");
+    assert.deepEqual(site!.requests.slice(before), [], "no request reached the service");
 
     // a session made elsewhere (the service's own API, not through the page's proxy), then picked
     const sessionId = await newSession(service!);
-    const picked = requests.length;
+    const picked = site!.requests.length;
     await page.evaluate((id) => (window as unknown as { setSession: (id: string) => void }).setSession(id), sessionId);
     await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
     s = await readWhole(page);
@@ -997,7 +896,7 @@ test("whole app, useChat (Vite dev server, StrictMode): sessionId null opens not
     assert.equal(s.rendered[0], "closed/closed");
     assert.equal(s.rendered.at(-1), "ready/open");
     assert.ok(!s.rendered.some((r) => r.startsWith("error")), s.rendered.join());
-    const made = requests.slice(picked);
+    const made = site!.requests.slice(picked);
     const mine = (what: string) => made.filter((r) => r === what).length;
     assert.deepEqual(
       { createSession: mine("POST /sessions/"), stream: mine(`GET /sessions/${sessionId}/stream`), history: mine(`GET /sessions/${sessionId}/messages`) },
@@ -1039,7 +938,7 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(
     const sessionId = s.sessionId;
     assert.match(sessionId, /^[0-9a-f]{32}$/);
     await page.evaluate(() => void ((window as unknown as { rendered: string[] }).rendered = []));
-    const from = requests.length;
+    const from = site!.requests.length;
     const [sent, stopped] = await callApp(page, "sendThenStop", "long 3000");
     assert.deepEqual([sent, stopped], [{ value: null }, { value: null }]);
     ({ s } = await shownEqualsStored(page, sessionId));
@@ -1047,7 +946,7 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(
     assert.deepEqual(s.rendered, ["stopping/open", "ready/open"]);
     assert.equal(s.error, "");
     assert.deepEqual(
-      requests.slice(from).filter((r) => r.startsWith("POST ")),
+      site!.requests.slice(from).filter((r) => r.startsWith("POST ")),
       ["POST /chat/", `POST /sessions/${sessionId}/interrupt`],
     );
     const want = await stored(service!, sessionId);
@@ -1084,7 +983,7 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() mid-reply renders
     let s = await readWhole(page);
     assert.equal(s.status, "streaming");
     await page.evaluate(() => void ((window as unknown as { rendered: string[] }).rendered = []));
-    const from = requests.length;
+    const from = site!.requests.length;
     // useChat's stop, and the chat's own status sampled every ms meanwhile (a commit may come too late to show a short stopping)
     const { stopped, statuses } = await page.evaluate(async () => {
       const w = window as unknown as { chat: { getSnapshot(): { status: string } }; app: { stop(): Promise<unknown> } };
@@ -1104,7 +1003,7 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() mid-reply renders
     ({ s, want } = await shownEqualsStored(page, sessionId, (x) => x.messages.at(-1)?.finished_reason === "interrupted"));
     // rendered: streaming (a delta before the stop), stopping (unless the reply ended before the next commit), ready
     assert.match(s.rendered.join(" "), /^(streaming\/open )*(stopping\/open )?ready\/open$/);
-    assert.deepEqual(requests.slice(from).filter((r) => r.startsWith("POST ")), [`POST /sessions/${sessionId}/interrupt`]);
+    assert.deepEqual(site!.requests.slice(from).filter((r) => r.startsWith("POST ")), [`POST /sessions/${sessionId}/interrupt`]);
     assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
     const text = textOf(want[1]);
     assert.ok(text.startsWith("w0 w1 w2 ") && text.includes("w20 ") && !text.includes("w2999 "), `${text.length} chars, ends ${JSON.stringify(text.slice(-12))}`);

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { AgentScopeTransport, Chat, type ChatOptions } from "../../pkg/dist/chat.js";
 import { MsgError, type MsgJSON } from "../../pkg/dist/index.js";
 import { installPackedPackage, nullRecordingVolatiles, root, thaw, type Json } from "./helpers.ts";
-import { api, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
+import { api, sendUser, startProxy, startService, stored, until, type Proxy, type Service } from "./service.ts";
 
 let service: Service;
 let proxy: Proxy;
@@ -645,5 +645,131 @@ test("a POST /chat/ held past timeoutMs before it reaches the service: waited fo
   // no second run shows up later either
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal((await stored(service, chat.sessionId)).length, 2);
+  chat.close();
+});
+
+test("a POST /chat/ whose connection broke after it went out, reaching the service 1.3 s later: found by the second check, never sent twice", async () => {
+  const chat = await open({ onError: () => {} });
+  const from = proxy.requests.length;
+  const said = proxy.statuses.length;
+  // the first check (after 1 s) finds the session idle and the message unstored; the
+  // second (1 s later) finds the run the late request started
+  proxy.breakNextPostArrivingLate(1300);
+  await chat.send("hello late");
+  const all = await assertStored(chat);
+  assert.deepEqual(all.map((m) => m.role), ["user", "assistant"]);
+  assert.equal(texts(all[1])[0], "You said: hello late");
+  assert.deepEqual(proxy.statuses.slice(said).filter((s) => s.startsWith("POST /chat/")), ["POST /chat/ connection broken", "POST /chat/ 200 forwarded late"]);
+  assert.equal(proxy.requests.slice(from).filter((r) => r === "POST /chat/").length, 1);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal((await stored(service, chat.sessionId)).length, 2);
+  chat.close();
+});
+
+// ---------------------------------------------------------------- a run that takes the session late; a page read at rest that comes late
+
+test("a run that takes the session after POST /chat/ came back (the service says idle meanwhile): the turn waits for it, its message is kept", async () => {
+  const chat = await open({ statusPollMs: 200 });
+  const statusPath = `/sessions/${chat.sessionId}/status?agent_id=${service.agentId}`;
+  const asked = () => proxy.requests.filter((r) => r === `GET /sessions/${chat.sessionId}/status`).length;
+  // every snapshot from the send until the reply starts: the turn shown, status submitted, no error
+  let watching = false;
+  const wrong: string[] = [];
+  chat.subscribe(() => {
+    const s = chat.getSnapshot();
+    if (!watching || s.messages.some((m) => m.role === "assistant")) return;
+    if (s.status !== "submitted" || s.error !== null || !s.messages.some((m) => m.role === "user")) wrong.push(`${s.status} ${s.error?.code} ${s.messages.length}`);
+  });
+
+  // a user message: the POST answered at once, the run started 4 s later
+  const from = proxy.statuses.length;
+  proxy.startLate(4000);
+  const sending = chat.send("hello late run");
+  watching = true;
+  await sending;
+  const t0 = Date.now();
+  const before = asked();
+  // what the service says meanwhile: idle, the message not stored
+  assert.equal((await api(service, "GET", statusPath)).status, "idle");
+  assert.deepEqual(await stored(service, chat.sessionId), []);
+  // the watchdog asks (every 200 ms of silence) and hears idle: the turn stays
+  await new Promise((r) => setTimeout(r, Math.max(0, 2000 - (Date.now() - t0))));
+  assert.equal(chat.status, "submitted");
+  assert.equal(chat.error, null);
+  assert.deepEqual(chat.messages.map((m) => m.role), ["user"]);
+  assert.ok(asked() - before >= 2, `asked ${asked() - before} times`);
+  assert.ok(!proxy.statuses.slice(from).includes("POST /chat/ 200 forwarded late"), "asked before the run started");
+  await until(() => proxy.statuses.slice(from).includes("POST /chat/ 200 forwarded late"), "the POST to reach the service");
+  const all = await assertStored(chat);
+  assert.deepEqual(all.map((m) => m.role), ["user", "assistant"]);
+  assert.deepEqual(texts(lastReply(chat)), ["You said: hello late run"]);
+  assert.equal(chat.error, null);
+  watching = false;
+
+  // an answer: the service still says the call waits (awaiting_permission) until its run starts
+  await chat.send("confirm");
+  await until(() => chat.status === "awaiting_input", "the confirmation");
+  const call = chat.pendingActions[0]!;
+  // (the parked run lets go of the session once it saved)
+  for (let t = Date.now(); (await api(service, "GET", statusPath)).status !== "awaiting_permission"; await new Promise((r) => setTimeout(r, 100))) {
+    assert.ok(Date.now() - t < 20_000, "the service at rest on the confirmation");
+  }
+  const mark = proxy.statuses.length;
+  proxy.startLate(4000);
+  await chat.confirm(call.toolCall.id, true);
+  const t1 = Date.now();
+  const before2 = asked();
+  assert.equal((await api(service, "GET", statusPath)).status, "awaiting_permission");
+  await new Promise((r) => setTimeout(r, Math.max(0, 2000 - (Date.now() - t1))));
+  assert.equal(chat.status, "submitted");
+  assert.equal(chat.error, null);
+  assert.ok(asked() - before2 >= 2, `asked ${asked() - before2} times`);
+  assert.ok(!proxy.statuses.slice(mark).includes("POST /chat/ 200 forwarded late"), "asked before the run started");
+  await until(() => proxy.statuses.slice(mark).includes("POST /chat/ 200 forwarded late"), "the answer to reach the service");
+  await until(() => texts(lastReply(chat)).at(-1) === "The Bash call was approved.", "the approved reply");
+  await assertStored(chat);
+  assert.equal(chat.error, null);
+  assert.deepEqual(wrong, []);
+  chat.close();
+});
+
+test("a POST /chat/ answered whose run never starts: the turn waits lostRunMs after the answer, then goes with run_lost", async () => {
+  const chat = await open({ statusPollMs: 200, lostRunMs: 2500 });
+  proxy.startLate(Infinity);
+  await chat.send("hello never run");
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(chat.status, "submitted");
+  assert.equal(chat.error, null);
+  await until(() => chat.status !== "submitted", "the turn to go", 20_000);
+  assert.ok(Date.now() - t0 >= 2400, `went after ${Date.now() - t0} ms`);
+  assert.equal(chat.status, "ready");
+  const error = chat.getSnapshot().error;
+  assert.equal(error?.code, "run_lost");
+  assert.match(error!.message, /a message was not stored/);
+  assert.deepEqual(await assertStored(chat), []);
+  // the session works on
+  await chat.send("hello again");
+  await assertStored(chat);
+  assert.deepEqual(texts(lastReply(chat)), ["You said: hello again"]);
+  assert.equal(chat.error, null);
+  chat.close();
+});
+
+test("a reply that ends while the reload before it is on its way: the page is reloaded again, the other tab's turn shows as stored", async () => {
+  const chat = await open();
+  const page = `GET /sessions/${chat.sessionId}/messages`;
+  // another tab's turn streams here; the reload after its REPLY_END reads the page at rest, which comes late
+  const from = proxy.statuses.length;
+  proxy.holdNextRestPage(8000);
+  await sendUser(service, chat.sessionId, "hello one");
+  await until(() => proxy.statuses.slice(from).includes(`${page} held`), "the page read at rest", 20_000);
+  // meanwhile the other tab sends again: its reply streams and ends while that page is on its way
+  await sendUser(service, chat.sessionId, "hello two");
+  await until(() => texts(lastReply(chat))[0] === "You said: hello two" && chat.status === "ready", "the second reply", 20_000);
+  assert.ok(!proxy.statuses.slice(from).includes(`${page} relayed late`), "the second reply ended before the held page came");
+  await until(() => proxy.statuses.slice(from).includes(`${page} relayed late`), "the held page", 20_000);
+  const all = await assertStored(chat);
+  assert.deepEqual(all.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
   chat.close();
 });

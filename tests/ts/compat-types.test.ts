@@ -13,11 +13,17 @@ import {
   appendEvent,
   appendEventImmutable,
   getContentBlocks,
+  PermissionMode,
+  createPermissionContext,
   type AgentEvent,
   type ContentBlock,
   type DataBlockDeltaEvent,
   type Msg,
+  type PermissionContext,
+  type PermissionRule,
   type ReadonlyMsg,
+  type Task,
+  type TaskContext,
   type ToolCallBlock,
   type UserConfirmResultEvent,
 } from "../../pkg/dist/entry-compat.js";
@@ -124,5 +130,62 @@ test("app code against 0.0.15's types compiles and runs", () => {
   view.content.push(text);
   // @ts-expect-error a delta is a string
   const bad: AgentEvent = { type: EventType.TEXT_BLOCK_DELTA, id: "6", created_at: now, reply_id: "r", block_id: "b", delta: 1 };
+  void bad;
+});
+
+// The session panels of an app (the official web UI's permission and task panels): the
+// session state arrives as JSON (`CUSTOM state_updated`, the session list) and is cast to
+// the reference's `PermissionContext` and `TaskContext` (`/permission`, `/state`).
+function rulesShown(ctx: PermissionContext | null): string[] {
+  const shown: string[] = [];
+  for (const dir of Object.values(ctx?.working_directories ?? {})) shown.push(`${dir.path} (${dir.source})`);
+  const groups: [string, Record<string, PermissionRule[]> | undefined][] = [
+    ["deny", ctx?.deny_rules],
+    ["ask", ctx?.ask_rules],
+    ["allow", ctx?.allow_rules],
+  ];
+  for (const [behavior, ruleMap] of groups) {
+    for (const [tool, rules] of Object.entries(ruleMap ?? {})) shown.push(`${behavior} ${tool}: ${rules.map((r) => r.rule_content ?? "*").join(", ")}`);
+  }
+  return shown;
+}
+
+function openTasks(ctx: TaskContext | null): Task[] {
+  const rank: Record<Task["state"], number> = { in_progress: 0, pending: 1, completed: 2 };
+  return (ctx?.tasks ?? []).filter((t) => t.state !== "completed" && t.blocked_by.length === 0).sort((a, b) => rank[a.state] - rank[b.state]);
+}
+
+test("the permission and task contexts of a session's state, as the app's panels read them", () => {
+  const value: Record<string, unknown> = JSON.parse(
+    JSON.stringify({
+      permission_context: {
+        mode: "accept_edits",
+        working_directories: { "/w": { path: "/w", source: "session" } },
+        allow_rules: { Bash: [{ tool_name: "Bash", rule_content: "ls", behavior: "allow", source: "session" }] },
+        deny_rules: {},
+        ask_rules: {},
+      },
+      tasks_context: {
+        tasks: [
+          { id: "1", subject: "a", description: "", metadata: {}, created_at: "t", state: "pending", owner: null, blocks: [], blocked_by: [] },
+          { id: "2", subject: "b", description: "", metadata: {}, created_at: "t", state: "in_progress", owner: "Friday", blocks: ["1"], blocked_by: [] },
+        ],
+      },
+    }),
+  );
+  let permission: PermissionContext | null = null;
+  let tasks: TaskContext | null = null;
+  permission = value.permission_context as PermissionContext;
+  tasks = value.tasks_context as TaskContext;
+  assert.ok(permission.mode === PermissionMode.ACCEPT_EDITS);
+  assert.deepEqual(rulesShown(permission), ["/w (session)", "allow Bash: ls"]);
+  assert.deepEqual(openTasks(tasks).map((t) => t.id), ["2", "1"]);
+  // the reference's factory, then the app's own edits (mutable)
+  const fresh = createPermissionContext(PermissionMode.EXPLORE);
+  fresh.ask_rules.Write = [{ tool_name: "Write", rule_content: null, behavior: "ask", source: "session" }];
+  fresh.working_directories["/tmp"] = { path: "/tmp", source: "session" };
+  assert.deepEqual(rulesShown(fresh), ["/tmp (session)", "ask Write: *"]);
+  // @ts-expect-error a mode is one of the five strings
+  const bad: PermissionContext["mode"] = "sometimes";
   void bad;
 });

@@ -5,6 +5,7 @@
 // and equals the in-place result; the enums are run-time values; errors leave the object
 // as it was.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
@@ -15,12 +16,14 @@ import {
   FinishedReason,
   MsgError,
   PermissionBehavior,
+  PermissionMode,
   ReplyFinishedReason,
   SystemMsg,
   UserMsg,
   appendEvent,
   appendEventImmutable,
   createMsg,
+  createPermissionContext,
   foldStats,
   getContentBlocks,
   getTextContent,
@@ -32,7 +35,7 @@ import {
   type ContentBlockType,
   type Msg,
 } from "../../pkg/dist/entry-compat.js";
-import { conformanceCases, nullPaths, nullRecordingVolatiles, ourCode, recordingEvents, recordings, thaw, type Json } from "./helpers.ts";
+import { conformanceCases, nullPaths, nullRecordingVolatiles, ourCode, recordingEvents, recordings, root, thaw, type Json } from "./helpers.ts";
 
 type Fold = (msg: Msg, event: AgentEvent) => Msg;
 
@@ -353,9 +356,121 @@ test("the enums are run-time values", () => {
   assert.equal(ErrorType.RATE_LIMIT, "rate_limit");
   assert.equal(FinishedReason.COMPLETED, "completed");
   assert.equal(PermissionBehavior.ASK, "ask");
+  assert.equal(PermissionMode.DONT_ASK, "dont_ask");
   assert.ok(Object.isFrozen(ReplyFinishedReason));
+  assert.ok(Object.isFrozen(PermissionMode));
   const msg = AssistantMsg({ id: "r", name: "a", content: [] });
   appendEvent(msg, { type: "REPLY_END", reply_id: "r", session_id: "s", finished_reason: "error", error: { type: "upstream", message: "boom" } });
   assert.ok(msg.finished_reason === ReplyFinishedReason.ERROR);
   assert.equal(msg.error?.type, ErrorType.UPSTREAM);
+});
+
+test("createPermissionContext: an empty context of a mode, as @agentscope-ai/agentscope/permission's", () => {
+  assert.deepEqual(createPermissionContext(), { mode: "default", working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} });
+  const ctx = createPermissionContext(PermissionMode.EXPLORE);
+  assert.equal(ctx.mode, "explore");
+  ctx.allow_rules.Bash = [{ tool_name: "Bash", rule_content: "ls", behavior: PermissionBehavior.ALLOW, source: "session" }];
+  assert.notEqual(createPermissionContext().allow_rules, ctx.allow_rules, "a new object each call");
+  assert.throws(
+    () => createPermissionContext("sometimes" as PermissionMode),
+    (e: unknown) => e instanceof MsgError && e.code === "invalid_argument",
+  );
+});
+
+/** Vue 2's reactivity as it treats a message put in a store or `data()` (`observe`): each
+ * object's keys made getters / setters (a set value is observed), each list's `push`
+ * patched to observe what it adds. A value added otherwise (a list assigned past its
+ * end) stays unobserved: the view would not update for it. */
+function vue2Observer() {
+  const observed = new WeakSet<object>();
+  const arrayMethods = Object.create(Array.prototype) as unknown[];
+  Object.defineProperty(arrayMethods, "push", {
+    value(this: unknown[], ...items: unknown[]) {
+      items.forEach(observe);
+      return Array.prototype.push.apply(this, items);
+    },
+  });
+  function observe(value: unknown): void {
+    if (typeof value !== "object" || value === null || observed.has(value)) return;
+    observed.add(value);
+    if (Array.isArray(value)) {
+      Object.setPrototypeOf(value, arrayMethods);
+      value.forEach(observe);
+      return;
+    }
+    for (const key of Object.keys(value)) {
+      let current = (value as Record<string, unknown>)[key];
+      observe(current);
+      Object.defineProperty(value, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => current,
+        set: (next: unknown) => {
+          current = next;
+          observe(next);
+        },
+      });
+    }
+  }
+  return { observe, observed };
+}
+
+/** The blocks of a message and of its blocks' lists (a tool result's output, a hint's parts). */
+function listedBlocks(msg: Msg): object[] {
+  const out: object[] = [];
+  for (const block of msg.content) {
+    out.push(block);
+    for (const inner of [(block as { output?: unknown }).output, (block as { hint?: unknown }).hint]) {
+      if (Array.isArray(inner)) out.push(...(inner as object[]));
+    }
+  }
+  return out;
+}
+
+test("a Vue 2 store: every new block is pushed (observed), and a store that copies the list per event folds every recording", () => {
+  for (const dir of recordings()) {
+    const want = expected(dir);
+    const events = eventsOf(dir, "events.jsonl");
+    // the message kept in a Vue 2 store and mutated in place: every block, also a tool
+    // result's output parts, arrives through an observed push, as with the reference's
+    // `msg.content.push(...)`
+    const { observe, observed } = vue2Observer();
+    const folded = foldRecording(events, (msg, event) => {
+      observe(msg);
+      return appendEvent(msg, event);
+    });
+    assert.equal(stable(folded), want, `${basename(dir)}: observed, in place`);
+    for (const msg of folded) {
+      for (const block of listedBlocks(msg)) assert.ok(observed.has(block), `${basename(dir)}: a block added unobserved`);
+    }
+    // the Vue port's Vuex store: appendEvent on the stored reply, then a shallow copy with
+    // a copy of the content list committed in its place (each event rebuilds the message
+    // from its JSON: a new content list is not the one written)
+    if (basename(dir).startsWith("j_long")) continue;
+    resetFoldStats();
+    let replaced = 0;
+    const copied = foldRecording(events, (reply, event) => {
+      appendEvent(reply, event);
+      replaced++;
+      return { ...reply, content: reply.content.slice() };
+    });
+    assert.equal(stable(copied), want, `${basename(dir)}: list copied per event`);
+    assert.ok(foldStats().rebuilds <= replaced);
+  }
+});
+
+test("agentscope-message/compat/init loads nothing on import: the factories wait for init(), the enums do not", () => {
+  // a fresh process: this one loaded the .wasm with the zero-config entry
+  const script = `
+    import { AssistantMsg, EventType, MsgError, PermissionMode, appendEvent, init } from ${JSON.stringify(join(root, "pkg/dist/entry-compat-init.js"))};
+    const out = { enums: [EventType.REPLY_END, PermissionMode.BYPASS] };
+    try { AssistantMsg({ name: "a", content: [] }); out.before = "no error"; } catch (e) { out.before = e instanceof MsgError ? e.code : String(e); }
+    await init();
+    const msg = AssistantMsg({ id: "r", name: "a", content: [] });
+    appendEvent(msg, { type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" });
+    appendEvent(msg, { type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "hi" });
+    out.text = msg.content[0].text;
+    console.log(JSON.stringify(out));`;
+  const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+  assert.deepEqual(out, { enums: ["REPLY_END", "bypass"], before: "not_initialized", text: "hi" });
 });

@@ -169,6 +169,37 @@ for (const [id, action] of [
   });
 }
 
+test("?speed and ?scenario: a factor the picker lacks gets its option and is what Play asks for; bad values leave the defaults", async () => {
+  const { page, errors } = await open("a_plain_chat_zh_emoji", "&autoplay=0");
+  await page.waitForSelector('body[data-ready="1"]');
+  const picked = () => page.evaluate(() => {
+    const speed = document.querySelector<HTMLSelectElement>("#speed")!;
+    return [speed.value, speed.selectedOptions[0]?.textContent, document.querySelector<HTMLSelectElement>("#scenario")!.value];
+  });
+  assert.deepEqual(await picked(), ["0", "instant", "a_plain_chat_zh_emoji"]);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/stream/")) asked.push(new URL(r.url()).searchParams.get("speed")!);
+  });
+  // autoplay, then Play: both streams at 2×
+  const autoplayed = page.waitForRequest((r) => r.url().includes("/api/stream/"));
+  await page.goto(`${server.url}?scenario=a_plain_chat_zh_emoji&speed=2&autoplay=1`);
+  await autoplayed;
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.deepEqual(await picked(), ["2", "2×", "a_plain_chat_zh_emoji"]);
+  const played = page.waitForRequest((r) => r.url().includes("/api/stream/"));
+  await page.click("#play");
+  await played;
+  assert.deepEqual(asked, ["2", "2"]);
+  for (const bad of ["speed=-1&scenario=nope", "speed=abc", "speed=&scenario=", "speed=Infinity"]) {
+    await page.goto(`${server.url}?${bad}&autoplay=0`);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.deepEqual(await picked(), ["1", "1×", "c_react_3_tools_2_iters"], bad);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("the wrong answer for a recording is refused with a message, and the stream stays paused", async () => {
   const { page, errors } = await open("g1_confirm_approve");
   await page.waitForSelector('body[data-state="paused"]', { timeout: 30_000 });

@@ -1,104 +1,49 @@
-// `agentscope-message/vue` and `agentscope-message/svelte` in Chromium against the live
-// AgentScope 2.0.11 service, with the package as users get it (`npm pack`, installed into
-// a scratch consumer), pages in tests/chat-app/ (ChatVue.vue, ChatSvelte.svelte) served by
-// Vite 8's dev server and built by Vite 8 (with @vitejs/plugin-vue and
-// @sveltejs/vite-plugin-svelte). One node server serves the pages and forwards `/api/*`
-// (same origin: the service has no CORS) to a counting proxy in front of the service.
-// Every scenario ends with the page's messages equal to the stored ones.
+// `agentscope-message/vue`, `agentscope-message/svelte` and `agentscope-message/angular` in
+// Chromium against the live AgentScope 2.0.11 service, with the package as users get it
+// (`npm pack`, installed into a scratch consumer), pages in tests/chat-app/ (ChatVue.vue,
+// ChatSvelte.svelte, angular-main.js; with `?sessions` SessionsVue.vue, SessionsSvelte.svelte
+// and angular-main.js's SessionsPage: the session list beside a chat whose session the test
+// switches) served by Vite 8's dev server and built by Vite 8 (with @vitejs/plugin-vue and
+// @sveltejs/vite-plugin-svelte; Angular compiles its components in the page, JIT). One node server serves the pages
+// and forwards `/api/*` to the service (same origin: the service has no CORS), counting
+// requests and the event streams open (tests/ts/vite-app.ts). Every scenario ends with the
+// page's messages equal to the stored ones, and its session list equal to the service's.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import vue from "@vitejs/plugin-vue";
-import type { Browser, Page } from "playwright-core";
-import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, nullRecordingVolatiles, root, thaw, listenLoopback } from "./helpers.ts";
-import { startProxy, startService, stored, type Proxy, type Service } from "./service.ts";
+import type { Page } from "playwright-core";
+import { comparable, type Json } from "./helpers.ts";
+import { api, newSession, sendUser, startService, stored, type Service } from "./service.ts";
+import { serviceQuery, startViteApp, watchPage, type ViteApp } from "./vite-app.ts";
 
-mkdirSync(join(root, "target"), { recursive: true });
-const scratch = mkdtempSync(join(root, "target", "frameworks-"));
-const appDir = join(scratch, "app");
-const dist = join(scratch, "dist");
 const WAIT = 90_000;
 const TEST = { timeout: 300_000 };
 
 let service: Service | undefined;
-let proxy: Proxy | undefined;
-let browser: Browser | undefined;
-let server: Server | undefined;
-let vite: ViteDevServer | undefined;
-let base = "";
-let closeServer: (() => Promise<void>) | undefined;
-const plugins = () => [vue(), svelte({ configFile: false })];
+let site: ViteApp | undefined;
 
 before(async () => {
   const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
   started.catch(() => {});
-  mkdirSync(appDir);
-  installPackedPackage(appDir, "frameworks-consumer");
-  cpSync(join(root, "tests/chat-app"), appDir, { recursive: true });
-  const nodeEnv = process.env.NODE_ENV;
-  await build({
-    root: appDir,
-    configFile: false,
-    logLevel: "error",
-    plugins: plugins(),
-    build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: ["vue.html", "svelte.html"].map((f) => join(appDir, f)) } },
+  site = await startViteApp({
+    name: "frameworks",
+    pages: ["vue.html", "svelte.html", "angular.html"],
+    config: () => ({ plugins: [vue(), svelte({ configFile: false })] }),
+    dev: true,
+    api: () => service!.url,
   });
-  // `build` leaves NODE_ENV at production: the dev server must serve the dev builds
-  if (nodeEnv === undefined) delete process.env.NODE_ENV;
-  else process.env.NODE_ENV = nodeEnv;
   service = await started;
-  proxy = await startProxy(service.url);
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname.startsWith("/api/")) {
-      const target = new URL(proxy!.url);
-      const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url!.slice("/api".length), headers: { ...req.headers, host: target.host } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        res.flushHeaders();
-        up.pipe(res);
-      });
-      out.on("error", () => res.socket?.destroy());
-      res.on("close", () => out.destroy());
-      req.pipe(out);
-      return;
-    }
-    if (url.pathname.startsWith("/dev/")) return vite!.middlewares(req, res, () => res.writeHead(404).end());
-    const path = normalize(join(dist, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(dist) || !existsSync(path)) return void res.writeHead(404).end();
-    const type = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" }[extname(path)];
-    res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" }).end(readFileSync(path));
-  });
-  vite = await createViteServer({
-    root: appDir,
-    mode: "development",
-    base: "/dev/",
-    configFile: false,
-    logLevel: "error",
-    clearScreen: false,
-    appType: "mpa",
-    plugins: plugins(),
-    cacheDir: join(appDir, "node_modules/.vite-frameworks"),
-    server: { middlewareMode: true, ws: { server } },
-  });
-  ({ base, close: closeServer } = await listenLoopback(server));
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
-  await closeServer?.();
-  await vite?.close();
-  await proxy?.close();
+  await site?.close();
   await service?.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 interface Shown {
   status: string;
+  connection: string;
   sessionId: string;
   error: string;
   pending: string[];
@@ -106,6 +51,18 @@ interface Shown {
 }
 declare const app: { send(text: string): Promise<void>; stop(): Promise<void>; confirm(id: string, yes: boolean): Promise<void>; rawSessionId(): string | null };
 declare const mountNow: () => void;
+/** An action's outcome in the page: its value, or the MsgError's code and message. */
+type Settled = { value?: Json; error?: string; message?: string };
+/** What SessionsVue.vue / SessionsSvelte.svelte / angular-main.js's SessionsPage put on `window`. */
+declare const sessionsPage: {
+  open(id: string | null): void;
+  send(text: string): Promise<Settled>;
+  chats(): { sessionId: string; connection: string }[];
+  views(): { sessionId: string | null; status: string; ids: string[] }[];
+  create(o: { name: string }): Promise<Settled>;
+  rename(id: string, name: string): Promise<Settled>;
+  remove(id: string): Promise<Settled>;
+};
 
 interface Opened {
   page: Page;
@@ -114,22 +71,18 @@ interface Opened {
   wasm: string[];
 }
 
-const frameworks = ["vue", "svelte"] as const;
+const frameworks = ["vue", "svelte", "angular"] as const;
 const modes = ["dev", "build"] as const;
 type Framework = (typeof frameworks)[number];
 type Mode = (typeof modes)[number];
 
 function pageUrl(framework: Framework, mode: Mode, extra = ""): string {
-  const q = `user=${encodeURIComponent(service!.userId)}&agent=${encodeURIComponent(service!.agentId)}&model=${encodeURIComponent(JSON.stringify(service!.info.chat_model_config))}`;
-  return `${base}${mode === "dev" ? "/dev/" : "/"}${framework}.html?${q}${extra}`;
+  return `${site!.base}${mode === "dev" ? "/dev/" : "/"}${framework}.html?${serviceQuery(service!)}${extra}`;
 }
 
 async function openPage(url: string, page?: Page): Promise<Opened> {
-  const opened: Opened = { page: page ?? (await browser!.newPage()), problems: [], wasm: [] };
-  opened.page.on("pageerror", (e) => opened.problems.push(`pageerror: ${e}`));
-  opened.page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") opened.problems.push(`console.${m.type()}: ${m.text()}`);
-  });
+  const given = page ?? (await site!.browser.newPage());
+  const opened: Opened = { page: given, problems: watchPage(given), wasm: [] };
   opened.page.on("request", (r) => {
     if (new URL(r.url()).pathname.endsWith(".wasm")) opened.wasm.push(r.url());
   });
@@ -140,10 +93,11 @@ async function openPage(url: string, page?: Page): Promise<Opened> {
 const shown = (page: Page): Promise<Shown> =>
   page.evaluate(() => {
     const main = document.getElementById("app");
-    if (main === null) return { status: "", sessionId: "", error: "", pending: [], messages: [] };
+    if (main === null) return { status: "", connection: "", sessionId: "", error: "", pending: [], messages: [] };
     const pending = main.dataset.pending ?? "";
     return {
       status: main.dataset.status ?? "",
+      connection: main.dataset.connection ?? "",
       sessionId: main.dataset.session ?? "",
       error: main.dataset.error ?? "",
       pending: pending === "" ? [] : pending.split(","),
@@ -161,13 +115,6 @@ async function waitShown(page: Page, ok: (s: Shown) => boolean, what: string): P
   }
 }
 
-const comparable = (messages: readonly Json[]): Json[] =>
-  messages.map((m) => {
-    const copy = thaw(m);
-    nullRecordingVolatiles(copy);
-    return copy;
-  });
-
 /** Waits until the page is `ready` with the stored messages; returns them. */
 async function settledAsStored(page: Page, sessionId: string): Promise<Json[]> {
   const t0 = Date.now();
@@ -184,7 +131,56 @@ async function settledAsStored(page: Page, sessionId: string): Promise<Json[]> {
 }
 
 const texts = (msg: Json): string[] => (msg.content as Json[]).filter((b) => b.type === "text").map((b) => b.text);
-const streams = (sessionId: string): number => proxy!.requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length;
+const streams = (sessionId: string): number => site!.requests.filter((r) => r === `GET /sessions/${sessionId}/stream`).length;
+
+/** The agent's sessions as the service lists them (`GET /sessions/`). */
+const listed = async (): Promise<Json[]> => (await api(service!, "GET", `/sessions/?agent_id=${encodeURIComponent(service!.agentId)}`)).sessions;
+
+/** A new session with one turn (`text`) answered and stored, the run over; resolves its id. */
+async function sessionWith(text: string): Promise<string> {
+  const sessionId = await newSession(service!);
+  await sendUser(service!, sessionId, text);
+  const t0 = Date.now();
+  for (;;) {
+    const last = (await stored(service!, sessionId)).at(-1);
+    const view = (await listed()).find((v) => v.session.id === sessionId);
+    if (last?.role === "assistant" && last.finished_reason !== null && view?.status !== "running") return sessionId;
+    if (Date.now() - t0 > WAIT) throw new Error(`timed out waiting for the reply to ${text} in ${sessionId}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until the event streams open through the test server are those of `sessionIds`. */
+async function streamsOpen(sessionIds: string[]): Promise<void> {
+  const want = sessionIds.map((id) => `/sessions/${id}/stream`).sort();
+  const t0 = Date.now();
+  while (JSON.stringify(site!.openStreams().sort()) !== JSON.stringify(want) && Date.now() - t0 < WAIT) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(site!.openStreams().sort(), want, "the event streams open");
+}
+
+/** Waits until no `/api` request came for 500 ms (the `session_updated` a chat's stream replays as it connects lists the sessions once more). */
+async function quiet(): Promise<void> {
+  for (let seen = -1; seen !== site!.requests.length; ) {
+    seen = site!.requests.length;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Waits until the page lists what the service lists (the whole JSON of each session, in order); returns it. */
+async function listedAsService(page: Page): Promise<Json[]> {
+  const t0 = Date.now();
+  for (;;) {
+    const loading = await page.evaluate(() => document.getElementById("app")?.dataset.loading);
+    const mine = JSON.parse((await page.textContent("#sessions")) ?? "[]");
+    const theirs = await listed();
+    if (loading === "false" && JSON.stringify(mine) === JSON.stringify(theirs)) return theirs;
+    if (Date.now() - t0 > WAIT) {
+      assert.deepEqual(mine, theirs);
+      assert.equal(loading, "false");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** Opens the page, waits for the chat to be ready, sends `text`. */
 async function sendOn(framework: Framework, mode: Mode, text: string): Promise<Opened & { sessionId: string }> {
@@ -193,6 +189,51 @@ async function sendOn(framework: Framework, mode: Mode, text: string): Promise<O
   await opened.page.evaluate((t) => app.send(t), text);
   return { ...opened, sessionId };
 }
+
+declare const injectorChecks: () => Promise<{ outside: string; destroyed: string; sessionId: string; before: string; after: string }>;
+
+test("angular: injectChat outside an injection context is Angular's NG0203, with a destroyed injector NG0205 (nothing opened); with { injector } the chat closes with that injector", TEST, async () => {
+  const { page, problems } = await openPage(pageUrl("angular", "dev"));
+  try {
+    await waitShown(page, (s) => s.status === "ready", "the page's own chat");
+    const from = site!.requests.length;
+    const checked = await page.evaluate(() => injectorChecks());
+    assert.match(checked.outside, /^NG0203: injectChat\(\) can only be used within an injection context/);
+    assert.match(checked.destroyed, /^NG0205: Injector has already been destroyed/);
+    // (one chat opened: the one with the live injector)
+    assert.deepEqual(site!.requests.slice(from).filter((r) => r === "POST /sessions/"), ["POST /sessions/"]);
+    assert.match(checked.sessionId, /^[0-9a-f]{32}$/);
+    assert.deepEqual([checked.before, checked.after], ["open", "closed"]);
+    await streamsOpen([(await shown(page)).sessionId]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    await streamsOpen([]);
+  }
+});
+
+test("angular: the docs' component, its sessionId a required input bound by its parent, opens that session only (no session made first); an empty userId is status error, invalid_argument, with no request", TEST, async () => {
+  const sessionId = await sessionWith("hello");
+  const want = comparable(await stored(service!, sessionId));
+  const from = site!.requests.length;
+  const { page, problems } = await openPage(pageUrl("angular", "dev", `&child=${sessionId}`));
+  try {
+    await waitShown(page, (s) => s.sessionId === sessionId && s.status === "ready", "the bound session's chat");
+    assert.deepEqual(await settledAsStored(page, sessionId), want);
+    assert.deepEqual(site!.requests.slice(from).filter((r) => !r.startsWith("GET ")), [], "nothing posted: no session made");
+    await streamsOpen([sessionId]);
+    await quiet(); // (the chat's own record loads, after the session_updated its stream replays)
+    const bad = site!.requests.length;
+    await openPage(pageUrl("angular", "dev", `&child=${sessionId}&baduser`), page);
+    const refused = await waitShown(page, (s) => s.status === "error", "the refused options");
+    assert.equal(refused.error, "invalid_argument");
+    await streamsOpen([]);
+    assert.deepEqual(site!.requests.slice(bad), [], "no request");
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
 
 for (const mode of modes) {
   for (const framework of frameworks) {
@@ -208,6 +249,7 @@ for (const mode of modes) {
       assert.equal(opened.wasm.length, 1, "the .wasm once the chat opens");
       assert.equal(await opened.page.evaluate(() => app.rawSessionId()), sessionId, "the raw chat's methods and fields work");
       await opened.page.evaluate(() => app.send("hello"));
+      await waitShown(opened.page, (s) => s.messages.length === 2, "the reply");
       const want = await settledAsStored(opened.page, sessionId);
       assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
       assert.deepEqual(texts(want[1]), ["You said: hello"]);
@@ -264,6 +306,101 @@ for (const mode of modes) {
       assert.equal(want.at(-1).finished_reason, "completed");
       assert.equal(streams(sessionId), 2, "one stream per mounted chat (before and after the reload)");
       assert.deepEqual(problems.filter((p) => !/net::ERR_ABORTED|Failed to fetch|aborted/i.test(p)), []);
+      await page.close();
+    });
+
+    test(`${name}: sessionId to another session (its stored messages, one stream, the first chat closed), to null (closed, no request), back (sends go to it)`, TEST, async () => {
+      const first = await sessionWith("hello");
+      const second = await sessionWith("think");
+      const storedFirst = comparable(await stored(service!, first));
+      const storedSecond = comparable(await stored(service!, second));
+      assert.deepEqual(texts(storedSecond[1]), ["I thought about it."]);
+      const { page, problems } = await openPage(pageUrl(framework, mode, `&sessions&session=${first}`));
+      await waitShown(page, (s) => s.sessionId === first && s.connection === "open", "the first session's chat");
+      assert.deepEqual(await settledAsStored(page, first), storedFirst);
+      await streamsOpen([first]);
+
+      await page.evaluate((id) => sessionsPage.open(id), second);
+      await waitShown(page, (s) => s.sessionId === second && s.connection === "open", "the second session's chat");
+      assert.deepEqual(await settledAsStored(page, second), storedSecond);
+      await streamsOpen([second]);
+      assert.deepEqual([streams(first), streams(second)], [1, 1]);
+      assert.deepEqual(await page.evaluate(() => sessionsPage.chats()), [
+        { sessionId: first, connection: "closed" },
+        { sessionId: second, connection: "open" },
+      ]);
+
+      await quiet();
+      const from = site!.requests.length;
+      await page.evaluate(() => sessionsPage.open(null));
+      const none = await waitShown(page, (s) => s.status === "closed", "no chat open");
+      assert.deepEqual(none, { status: "closed", connection: "closed", sessionId: "", error: "", pending: [], messages: [] });
+      const refused = await page.evaluate(() => sessionsPage.send("nobody hears this"));
+      assert.equal(refused.error, "closed", refused.message);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(site!.requests.slice(from), [], "no request with sessionId null");
+      await streamsOpen([]);
+      assert.deepEqual((await page.evaluate(() => sessionsPage.chats())).map((c) => c.connection), ["closed", "closed"]);
+
+      await page.evaluate((id) => sessionsPage.open(id), first);
+      await waitShown(page, (s) => s.sessionId === first && s.connection === "open", "the first session's chat again");
+      assert.deepEqual(await settledAsStored(page, first), storedFirst);
+      await streamsOpen([first]);
+      assert.equal(streams(first), 2, "a stream of its own");
+      const posts = site!.requests.length;
+      const sent = await page.evaluate(() => sessionsPage.send("again"));
+      assert.equal(sent.error, undefined, sent.message);
+      await waitShown(page, (s) => s.messages.length === 4, "the reply to again");
+      const now = await settledAsStored(page, first);
+      assert.deepEqual(now.slice(0, 2), storedFirst);
+      assert.deepEqual(texts(now[3]), ["You said: again"]);
+      assert.deepEqual(site!.requests.slice(posts).filter((r) => !r.startsWith("GET ")), ["POST /chat/"]);
+      assert.deepEqual(await page.evaluate(() => sessionsPage.chats()), [
+        { sessionId: first, connection: "closed" },
+        { sessionId: second, connection: "closed" },
+        { sessionId: first, connection: "open" },
+      ]);
+      // every view the page got: a session's id with its own messages only, none while no chat was open
+      const views = await page.evaluate(() => sessionsPage.views());
+      assert.ok(views.some((v) => v.status === "closed") && views.some((v) => v.sessionId === second));
+      for (const v of views) {
+        const own = v.sessionId === first ? now : v.sessionId === second ? storedSecond : [];
+        assert.ok(v.ids.every((id) => own.some((m) => m.id === id)), `a view mixing sessions: ${JSON.stringify(v)}`);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test(`${name}: ${{ vue: "useSessions", svelte: "createSessions", angular: "injectSessions" }[framework]} lists, creates, renames, removes; the list is the service's GET /sessions/ after each`, TEST, async () => {
+      await newSession(service!, { name: `made before the ${name} page` });
+      const from = site!.requests.length;
+      const { page, problems } = await openPage(pageUrl(framework, mode, "&sessions"));
+      assert.ok((await listedAsService(page)).some((v) => v.session.config.name === `made before the ${name} page`));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(site!.requests.slice(from), ["GET /sessions/"], "one list; the chat of sessionId null asks nothing");
+      assert.equal((await shown(page)).status, "closed");
+
+      let mark = site!.requests.length;
+      const made = await page.evaluate((n) => sessionsPage.create({ name: n }), `made by ${name}`);
+      assert.equal(made.error, undefined, made.message);
+      const id = made.value as string;
+      const afterCreate = (await listedAsService(page)).find((v) => v.session.id === id);
+      assert.equal(afterCreate?.session.config.name, `made by ${name}`);
+      assert.equal(afterCreate.session.config.chat_model_config.credential_id, service!.info.chat_model_config.credential_id, "the options' session is the body");
+      assert.deepEqual(site!.requests.slice(mark), ["POST /sessions/", "GET /sessions/"]);
+
+      mark = site!.requests.length;
+      const renamed = await page.evaluate(([sid, n]) => sessionsPage.rename(sid, n), [id, `renamed by ${name}`] as const);
+      assert.equal(renamed.value?.config.name, `renamed by ${name}`, renamed.message);
+      assert.equal((await listedAsService(page)).find((v) => v.session.id === id)?.session.config.name, `renamed by ${name}`);
+      assert.deepEqual(site!.requests.slice(mark), [`PATCH /sessions/${id}`, "GET /sessions/"]);
+
+      mark = site!.requests.length;
+      const removed = await page.evaluate((sid) => sessionsPage.remove(sid), id);
+      assert.equal(removed.error, undefined, removed.message);
+      assert.ok(!(await listedAsService(page)).some((v) => v.session.id === id), "gone from the list");
+      assert.deepEqual(site!.requests.slice(mark), [`DELETE /sessions/${id}`, "GET /sessions/"]);
+      assert.deepEqual(problems, []);
       await page.close();
     });
   }

@@ -33,6 +33,15 @@ export function ourCode(expected: string): string {
   return expected === "reducer_exception" ? "base64_after_url" : expected;
 }
 
+/** Messages as compared with the stored ones: deep copies with what the reducer makes up itself nulled. */
+export function comparable(messages: readonly Json[]): Json[] {
+  return messages.map((m) => {
+    const copy = thaw(m);
+    nullRecordingVolatiles(copy);
+    return copy;
+  });
+}
+
 /** Sets every JSON pointer in `paths` that exists in `value` to null. */
 export function nullPaths(value: Json, paths: string[]): void {
   for (const p of paths) {

@@ -5,32 +5,19 @@
 // hook must re-render per chunk (not per event), and `pendingActions` must show the calls
 // awaiting confirmation mid-stream.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { dirname, extname, join, normalize } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { build } from "vite";
+import type { Page } from "playwright-core";
 import { splitEvents } from "../../pkg/dist/index.js";
-import { type Json, launchChromium, root } from "./helpers.ts";
+import { type Json, root } from "./helpers.ts";
+import { startViteApp, type ViteApp } from "./vite-app.ts";
 
-// The scratch consumer lives under target/ (git-ignored), so that `vite`, `react` and
-// `react-dom` resolve from the repository's node_modules by walking up: no registry
-// download of React or Vite, and a single React copy shared by the app and the package's
-// react.js. The package itself is installed from the packed tarball with npm, exactly as
-// a user gets it (it has no runtime dependencies; react is an optional peer and is not
-// installed).
-mkdirSync(join(root, "target"), { recursive: true });
-const scratch = mkdtempSync(join(root, "target", "react-consumer-"));
-const dist = join(scratch, "dist");
 const recordingsDir = join(root, "examples/recordings");
 const CHUNKS = 8;
 const CHUNK_DELAY_MS = 40;
 
-let browser: Browser | undefined;
-let server: Server | undefined;
-let base = "";
+let site: ViteApp | undefined;
 /** Paths the page requested, with the content type served. */
 const served: [string, string][] = [];
 /** Set while a held stream waits before its last chunk; calling it sends the rest. */
@@ -76,47 +63,29 @@ async function streamRecording(url: URL, res: import("node:http").ServerResponse
 }
 
 before(async () => {
-  // 1. the package as published
-  execFileSync("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: join(root, "pkg") });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
-  assert.ok(tarball, "npm pack made a tarball");
-  writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "react-consumer", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`], { cwd: scratch });
-  assert.ok(!existsSync(join(scratch, "node_modules/react")), "the optional react peer is not installed; it resolves from the repo");
-  for (const f of ["index.html", "main.js"]) copyFileSync(join(root, "tests/react-app", f), join(scratch, f));
-
-  // 2. a production build with Vite's JS API
-  await build({ root: scratch, configFile: false, logLevel: "error", build: { outDir: dist, emptyOutDir: true } });
-
-  // 3. a static server for dist/ plus the SSE endpoint
-  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname === "/events.sse") {
+  // the package as published (tests/ts/vite-app.ts), the app built for production with
+  // Vite's JS API, served with the SSE endpoint beside it. Under target/ (git-ignored),
+  // `vite`, `react` and `react-dom` resolve from the repository's node_modules by walking
+  // up: no registry download of React or Vite, and a single React copy shared by the app
+  // and the package's react.js (it has no runtime dependencies; react is an optional peer
+  // and is not installed).
+  site = await startViteApp({
+    name: "react",
+    from: "tests/react-app",
+    route: (url, _req, res) => {
+      if (url.pathname !== "/events.sse") return false;
       served.push([url.pathname, "text/event-stream"]);
       streamRecording(url, res).catch(() => res.destroy());
-      return;
-    }
-    const path = normalize(join(dist, decodeURIComponent(url.pathname === "/" ? "/index.html" : url.pathname)));
-    if (!path.startsWith(dist) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const type = types[extname(path)] ?? "application/octet-stream";
-    served.push([url.pathname, type]);
-    res.writeHead(200, { "content-type": type });
-    res.end(readFileSync(path));
+      return true;
+    },
+    onStatic: (pathname, type) => void served.push([pathname, type]),
   });
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  browser = await launchChromium();
+  assert.ok(!existsSync(join(site.app, "node_modules/react")), "the optional react peer is not installed; it resolves from the repo");
 });
 
 after(async () => {
   release?.();
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  rmSync(scratch, { recursive: true, force: true });
+  await site?.close();
 });
 
 interface Shown {
@@ -168,16 +137,7 @@ function expectedBlocks(msg: Json): Shown["blocks"] {
   });
 }
 
-async function open(query: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser!.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  await page.goto(`${base}/?${query}`);
-  return { page, problems };
-}
+const open = (query: string) => site!.open(`/?${query}`);
 
 const waitDone = (page: Page) =>
   page.waitForFunction(() => document.getElementById("app")?.dataset.done === "true", undefined, { timeout: 20_000 });

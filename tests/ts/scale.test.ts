@@ -173,6 +173,8 @@ test("connection refused: every request goes to the next instance at once", asyn
   assert.equal(textOf(lastReply(chat)), "You said: hello over there");
   assert.equal(chat.messages.length, 2);
   chat.close();
+  // (the run that answered may still be saving: at rest first)
+  await untilStatus(shared, chat.sessionId, shared.urls[1]!, "idle");
   // requests failing at once on the dead one move on once, not once each (which would land back on it)
   const many = transport(shared, [gone.url, shared.urls[1]!]);
   const statuses = await Promise.all([1, 2, 3, 4].map(() => many.status(chat.sessionId)));

@@ -35,6 +35,13 @@ export interface Service {
 export async function startService(env: Record<string, string> = {}, args: string[] = []): Promise<Service> {
   const started = startAgentScopeService({ env, quiet: true, args });
   const live = await started.ready;
+  // the suites run a second time against the service folding with the Python wheel
+  // (scripts/test: AGENTSCOPE_SERVICE_FAST_FOLD=1): make sure it really does
+  const fastFold = (env.AGENTSCOPE_SERVICE_FAST_FOLD ?? process.env.AGENTSCOPE_SERVICE_FAST_FOLD) === "1";
+  if (live.info.fast_fold !== fastFold) {
+    await started.stop();
+    throw new Error(`the service's fast_fold is ${live.info.fast_fold}, expected ${fastFold}`);
+  }
   return {
     url: live.url,
     urls: live.info.urls,
@@ -98,6 +105,26 @@ export interface Proxy {
   failNext: (match: RegExp, status: number, count?: number) => void;
   /** The next `POST /chat/` reaches the service after `ms`, also when its client gave up meanwhile. */
   holdNextPost: (ms: number) => void;
+  /**
+   * The next `POST /chat/` is answered at once as the service answers an accepted run
+   * (`{"status": "started", "session_id": …}`) and reaches the service only after `ms`
+   * (never for Infinity): the client has its answer while the service has not started the
+   * run (as when a run takes the session's lock late). The service's own answer, once
+   * forwarded, is in `statuses` (`POST /chat/ 200 forwarded late`).
+   */
+  startLate: (ms: number) => void;
+  /**
+   * The next `POST /chat/`'s connection breaks once the request is read, and the request
+   * reaches the service `ms` later (a request that went out just before its connection
+   * broke, arriving late); `statuses` has `POST /chat/ 200 forwarded late`.
+   */
+  breakNextPostArrivingLate: (ms: number) => void;
+  /**
+   * The next answer of `GET /sessions/{sid}/messages` that says `is_running: false` is
+   * relayed `ms` after the service gave it (a page read at rest, arriving late); `statuses`
+   * has `GET /sessions/{sid}/messages held`, then `… relayed late`.
+   */
+  holdNextRestPage: (ms: number) => void;
   /** On the next event-stream response, the frame holding `text` comes after the frame behind it. */
   swapNext: (text: string) => void;
   /** While on, event-stream headers are not sent before the first byte (as Node's own proxies do). */
@@ -120,6 +147,9 @@ export async function startProxy(target: string): Promise<Proxy> {
   let breakPost: "before" | "after" | undefined;
   let failing: { match: RegExp; status: number; count: number } | undefined;
   let holdPost = 0;
+  let late: number | undefined;
+  let lateBroken = false;
+  let holdPage: number | undefined;
   let swap: string | undefined;
   let holdHeaders = false;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -163,6 +193,37 @@ export async function startProxy(target: string): Promise<Proxy> {
     }
     const myHold = isPost ? holdPost : 0;
     if (isPost) holdPost = 0;
+    const myLate = isPost ? late : undefined;
+    const myLateBroken = isPost && lateBroken;
+    if (isPost) {
+      late = undefined;
+      lateBroken = false;
+    }
+    if (myLate !== undefined) {
+      const body: Buffer[] = [];
+      req.on("data", (d: Buffer) => body.push(d));
+      req.on("end", () => {
+        const text = Buffer.concat(body);
+        const sessionId = (JSON.parse(text.toString("utf8")) as { session_id?: string }).session_id;
+        if (myLateBroken) {
+          statuses.push(`${line} connection broken`);
+          req.socket.destroy();
+        } else {
+          statuses.push(`${line} 200 answered early`);
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "started", session_id: sessionId }));
+        }
+        if (myLate === Infinity) return;
+        setTimeout(() => {
+          const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+            statuses.push(`${line} ${up.statusCode} forwarded late`);
+            up.resume();
+          });
+          out.on("error", () => statuses.push(`${line} failed forwarded late`));
+          out.end(text);
+        }, myLate);
+      });
+      return;
+    }
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -170,6 +231,24 @@ export async function startProxy(target: string): Promise<Proxy> {
         if (myBreak === "after") {
           up.resume();
           res.socket?.destroy();
+          return;
+        }
+        if (holdPage !== undefined && req.method === "GET" && /^\/sessions\/[^/]+\/messages$/.test(req.url!.split("?")[0]!)) {
+          const body: Buffer[] = [];
+          up.on("data", (d: Buffer) => body.push(d));
+          up.on("end", () => {
+            const text = Buffer.concat(body);
+            const wait = holdPage !== undefined && /"is_running":\s*false/.test(text.toString("utf8")) ? holdPage : 0;
+            if (wait > 0) {
+              holdPage = undefined;
+              statuses.push(`${req.method} ${req.url!.split("?")[0]} held`);
+            }
+            setTimeout(() => {
+              if (wait > 0) statuses.push(`${req.method} ${req.url!.split("?")[0]} relayed late`);
+              res.writeHead(up.statusCode ?? 502, up.headers).end(text);
+            }, wait);
+          });
+          up.on("error", () => res.socket?.destroy());
           return;
         }
         res.writeHead(up.statusCode ?? 502, up.headers);
@@ -251,6 +330,12 @@ export async function startProxy(target: string): Promise<Proxy> {
     breakNextPost: (when) => void (breakPost = when),
     failNext: (match, status, count = 1) => void (failing = { match, status, count }),
     holdNextPost: (ms) => void (holdPost = ms),
+    breakNextPostArrivingLate: (ms) => {
+      late = ms;
+      lateBroken = true;
+    },
+    startLate: (ms) => void (late = ms),
+    holdNextRestPage: (ms) => void (holdPage = ms),
     swapNext: (text) => void (swap = text),
     holdStreamHeaders: (on) => void (holdHeaders = on),
     dropStreams: async () => {

@@ -6,102 +6,39 @@
 // serves the page and forwards `/api/*` to it (same origin), counting requests. What the
 // page lists is checked against the service's own list (`GET /sessions/`).
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { build, createServer as createViteServer, type ViteDevServer } from "vite";
-import { installPackedPackage, type Json, launchChromium, root, listenLoopback } from "./helpers.ts";
+import type { Page } from "playwright-core";
+import type { Json } from "./helpers.ts";
 import { api, startService, type Service } from "./service.ts";
+import { serviceQuery, startViteApp, type ViteApp } from "./vite-app.ts";
 
-mkdirSync(join(root, "target"), { recursive: true });
-const scratch = mkdtempSync(join(root, "target", "sessions-browser-"));
-const app = join(scratch, "app");
-const dist = join(scratch, "dist");
 const WAIT = 60_000;
 const TEST = { timeout: 180_000 };
 
 let service: Service | undefined;
-let browser: Browser | undefined;
-let server: Server | undefined;
-let vite: ViteDevServer | undefined;
-let base = "";
-let closeServer: (() => Promise<void>) | undefined;
-/** `/api` requests as `METHOD /path` (the service's path, no query), in order. */
-const requests: string[] = [];
+let site: ViteApp | undefined;
 /** Paths of `.wasm` files served. */
 const wasm: string[] = [];
-
-function forward(req: IncomingMessage, res: ServerResponse): void {
-  const path = req.url!.slice("/api".length) || "/";
-  requests.push(`${req.method} ${path.split("?")[0]}`);
-  const upstream = new URL(service!.url);
-  const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } }, (up) => {
-    res.writeHead(up.statusCode ?? 502, up.headers);
-    up.pipe(res);
-  });
-  out.on("error", () => res.socket?.destroy());
-  req.pipe(out);
-}
-
-const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm" };
-
-function serveBuilt(pathname: string, res: ServerResponse): void {
-  const path = normalize(join(dist, decodeURIComponent(pathname)));
-  if (!path.startsWith(dist) || !existsSync(path)) {
-    res.writeHead(404).end();
-    return;
-  }
-  if (path.endsWith(".wasm")) wasm.push(pathname);
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream", "cache-control": "no-store" });
-  res.end(readFileSync(path));
-}
 
 before(async () => {
   const started = startService({ AGENTSCOPE_SERVICE_DELAY_MS: "1" });
   started.catch(() => {}); // awaited below
-  mkdirSync(app);
-  installPackedPackage(app, "sessions-browser-consumer");
-  cpSync(join(root, "tests/chat-app"), app, { recursive: true });
-  const oxc = { jsx: { runtime: "automatic" as const } };
-  // `build` sets process.env.NODE_ENV to production and leaves it: restored for the dev server
-  const nodeEnv = process.env.NODE_ENV;
-  await build({ root: app, configFile: false, logLevel: "error", oxc, build: { outDir: dist, emptyOutDir: true, rolldownOptions: { input: [join(app, "sessions.html")] } } });
-  if (nodeEnv === undefined) delete process.env.NODE_ENV;
-  else process.env.NODE_ENV = nodeEnv;
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname.startsWith("/api/")) return forward(req, res);
-    if (url.pathname.startsWith("/dev/")) {
-      vite!.middlewares(req, res, () => res.writeHead(404).end());
-      return;
-    }
-    serveBuilt(url.pathname, res);
-  });
-  vite = await createViteServer({
-    root: app,
-    mode: "development",
-    base: "/dev/",
-    configFile: false,
-    logLevel: "error",
-    clearScreen: false,
-    appType: "mpa",
-    oxc,
-    cacheDir: join(app, "node_modules/.vite-sessions"),
-    server: { middlewareMode: true, ws: { server } },
+  site = await startViteApp({
+    name: "sessions-browser",
+    pages: ["sessions.html"],
+    config: () => ({ oxc: { jsx: { runtime: "automatic" } } }),
+    dev: true,
+    api: () => service!.url,
+    onStatic: (pathname) => {
+      if (pathname.endsWith(".wasm")) wasm.push(pathname);
+    },
   });
   service = await started;
-  ({ base, close: closeServer } = await listenLoopback(server));
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
-  await closeServer?.();
-  await vite?.close();
+  await site?.close();
   await service?.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 type Settled = { value?: Json; error?: string; message?: string };
@@ -111,14 +48,7 @@ declare const attach: (length: number, type: string, name: string) => Promise<Se
 declare const mounts: number;
 
 async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser!.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  const q = new URLSearchParams({ user: service!.userId, agent: service!.agentId, model: JSON.stringify(service!.info.chat_model_config) });
-  await page.goto(`${base}${path}?${q}`);
+  const { page, problems } = await site!.open(`${path}?${serviceQuery(service!)}`);
   await page.waitForFunction(() => typeof sessionsApi === "object" && document.getElementById("app")?.dataset.loading === "false", undefined, { timeout: WAIT });
   return { page, problems };
 }
@@ -132,18 +62,18 @@ async function listed(): Promise<Json[]> {
 }
 
 const ids = (list: readonly Json[]) => list.map((v) => v.session.id);
-const count = (what: string, from = 0) => requests.slice(from).filter((r) => r === what).length;
+const count = (what: string, from = 0) => site!.requests.slice(from).filter((r) => r === what).length;
 
 test("production: one GET /sessions/ per mount, no .wasm; create, rename, setPermissionMode, remove refresh the list as the service has it", TEST, async () => {
   await api(service!, "POST", "/sessions/", { agent_id: service!.agentId, name: "made before", chat_model_config: service!.info.chat_model_config });
-  const from = requests.length;
+  const from = site!.requests.length;
   const { page, problems } = await open("/sessions.html");
   assert.deepEqual(ids(await shown(page)), ids(await listed()));
   assert.ok((await shown(page)).some((v) => v.session.config.name === "made before"));
   // let any late effect run: still one list request, and the .wasm never loaded
   await page.waitForTimeout(300);
-  assert.equal(count("GET /sessions/", from), 1, requests.slice(from).join("\n"));
-  assert.deepEqual(requests.slice(from), ["GET /sessions/"]);
+  assert.equal(count("GET /sessions/", from), 1, site!.requests.slice(from).join("\n"));
+  assert.deepEqual(site!.requests.slice(from), ["GET /sessions/"]);
   assert.deepEqual(wasm, [], "useSessions loads no .wasm");
 
   const created = await page.evaluate(() => sessionsApi.create({ name: "from the page" }));
@@ -195,11 +125,11 @@ test("production: one GET /sessions/ per mount, no .wasm; create, rename, setPer
 });
 
 test("development, StrictMode (mount, unmount, mount): still one GET /sessions/", TEST, async () => {
-  const from = requests.length;
+  const from = site!.requests.length;
   const { page, problems } = await open("/dev/sessions.html");
   assert.equal(await page.evaluate(() => mounts), 2, "StrictMode mounted twice");
   await page.waitForTimeout(300);
-  assert.equal(count("GET /sessions/", from), 1, requests.slice(from).join("\n"));
+  assert.equal(count("GET /sessions/", from), 1, site!.requests.slice(from).join("\n"));
   assert.deepEqual(ids(await shown(page)), ids(await listed()));
   const created = await page.evaluate(() => sessionsApi.create({ name: "dev" }));
   await page.waitForSelector(`li[data-id="${created.value}"]`, { timeout: WAIT });

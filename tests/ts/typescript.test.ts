@@ -36,10 +36,13 @@ function snippets(readme: string): { code: string; tsx: boolean }[] {
 before(() => {
   installPackedPackage(scratch, "ts-consumer");
 
-  // (and the plain TypeScript chat of docs/chat.md, examples/chat.ts, which the README links)
+  // (and the chats of docs/chat.md, examples/chat.ts and examples/react-chat/App.tsx, which the README links)
   const plainChat = snippets("docs/chat.md").filter(({ code }) => code.startsWith("// A chat with an AgentScope 2.0 service in plain TypeScript"));
   assert.equal(plainChat.length, 1, "docs/chat.md shows examples/chat.ts");
-  const all = [...snippets("README.md"), ...snippets("pkg-template/README.md"), ...plainChat];
+  // (and its React page, examples/react-chat/App.tsx)
+  const reactChat = snippets("docs/chat.md").filter(({ code, tsx }) => tsx && code.startsWith("// A chat with an AgentScope 2.0 service (`agentscope.app.create_app`)"));
+  assert.equal(reactChat.length, 1, "docs/chat.md shows examples/react-chat/App.tsx");
+  const all = [...snippets("README.md"), ...snippets("pkg-template/README.md"), ...plainChat, ...reactChat];
   assert.ok(all.length >= 6, "the READMEs have TypeScript snippets");
   mkdirSync(join(scratch, "src"));
   mkdirSync(join(scratch, "dom"));

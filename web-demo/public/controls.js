@@ -51,9 +51,23 @@ export async function loadScenarios() {
     option.value = s.id;
     $("scenario").append(option);
   }
-  $("scenario").value = params.get("scenario") ?? "c_react_3_tools_2_iters";
-  if (params.get("speed")) $("speed").value = params.get("speed");
+  const asked = params.get("scenario");
+  $("scenario").value = state.scenarios.some((s) => s.id === asked) ? asked : "c_react_3_tools_2_iters";
+  pickSpeed(params.get("speed"));
   $("description").textContent = state.scenarios.find((s) => s.id === $("scenario").value)?.description ?? "";
   document.body.dataset.ready = "1";
-  if (params.get("autoplay") === "1") play($("scenario").value, Number(params.get("speed") ?? $("speed").value));
+  if (params.get("autoplay") === "1") play($("scenario").value, Number($("speed").value));
+}
+
+/** ?speed=X: a factor the picker lacks (2, 10) gets an option of its own; anything but a number ≥ 0 leaves 1×. */
+function pickSpeed(asked) {
+  const speed = asked === null || asked.trim() === "" ? NaN : Number(asked);
+  if (!(speed >= 0) || !Number.isFinite(speed)) return;
+  const picker = $("speed");
+  const have = [...picker.options].find((o) => Number(o.value) === speed);
+  if (have) return void (picker.value = have.value);
+  const option = el("option", "", `${speed}×`);
+  option.value = String(speed);
+  picker.append(option);
+  picker.value = option.value;
 }

@@ -1,0 +1,2 @@
+export * from "./compat.js";
+export { init, type WasmSource } from "./load.js";
