@@ -764,3 +764,56 @@ mod tests {
         assert_eq!(block(data).unwrap().kind(), BlockKind::Data);
     }
 }
+
+/// Where the streamed string a [`crate::snapshot::SnapshotReader::read_tail`] or [`ContentBlock::streamed`] marked is in its block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TailAt {
+    /// `text` of a text block.
+    Text,
+    /// `thinking` of a thinking block.
+    Thinking,
+    /// `input` of a tool call.
+    Input,
+    /// `output[j].text` of a tool result (its last output block).
+    Output(usize),
+}
+
+impl ContentBlock {
+    /// The streamed string of a block (where a text delta appends: `text`, `thinking`, a
+    /// tool call's `input`, the text of a tool result's last output item) and where it is;
+    /// `None` for a block without one (a data or hint block, a tool result whose last output
+    /// is not text).
+    pub(crate) fn streamed(&self) -> Option<(TailAt, &str)> {
+        Some(match self {
+            ContentBlock::Text(b) => (TailAt::Text, &b.text),
+            ContentBlock::Thinking(b) => (TailAt::Thinking, &b.thinking),
+            ContentBlock::ToolCall(b) => (TailAt::Input, &b.input),
+            ContentBlock::ToolResult(b) => match &b.output {
+                TextOrBlocks::Blocks(items) => match items.last() {
+                    Some(TextOrData::Text(t)) => (TailAt::Output(items.len() - 1), &t.text),
+                    _ => return None,
+                },
+                TextOrBlocks::Text(_) => return None,
+            },
+            ContentBlock::Data(_) | ContentBlock::Hint(_) => return None,
+        })
+    }
+
+    /// [`ContentBlock::streamed`], to grow it.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn streamed_mut(&mut self) -> Option<&mut String> {
+        Some(match self {
+            ContentBlock::Text(b) => &mut b.text,
+            ContentBlock::Thinking(b) => &mut b.thinking,
+            ContentBlock::ToolCall(b) => &mut b.input,
+            ContentBlock::ToolResult(b) => match &mut b.output {
+                TextOrBlocks::Blocks(items) => match items.last_mut() {
+                    Some(TextOrData::Text(t)) => &mut t.text,
+                    _ => return None,
+                },
+                TextOrBlocks::Text(_) => return None,
+            },
+            ContentBlock::Data(_) | ContentBlock::Hint(_) => return None,
+        })
+    }
+}

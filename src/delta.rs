@@ -82,6 +82,16 @@ fn surrogate_at(b: &[u8]) -> Option<u16> {
     }
 }
 
+impl Delta {
+    /// Makes this delta hold `s` (valid UTF-8, so no surrogate halves), reusing its buffer.
+    pub(crate) fn set(&mut self, s: &str) {
+        self.text.clear();
+        self.text.push_str(s);
+        self.lead_low = None;
+        self.trail_high = None;
+    }
+}
+
 impl From<&str> for Delta {
     fn from(s: &str) -> Delta {
         Delta {

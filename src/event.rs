@@ -20,6 +20,10 @@ use crate::object::{Model, Object, deserialize_model, json_error, without_positi
 use crate::reply::{ErrorInfo, ReplyFinishedReason, Role};
 
 mod fast;
+mod hot;
+
+#[cfg_attr(not(feature = "wasm"), allow(unused_imports))]
+pub(crate) use hot::{DeltaKind, HotDelta};
 
 /// Why a model call ended: `completed` or `interrupted` (`FinishedReason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

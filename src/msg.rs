@@ -403,6 +403,37 @@ impl Msg {
         self.sizes.get_or_insert_with(Sizes::default)
     }
 
+    /// How many more UTF-8 bytes the streamed string of block `i` (see
+    /// [`ContentBlock::streamed`]) can take, appended by deltas, with no cap refusing
+    /// them and no allocation: the least of what `max_block_bytes`, `max_message_bytes`
+    /// and the session's room leave and of the string's spare capacity (first grown, when
+    /// it has less, by its length, at least 256 bytes and at most 64 KiB, as a growing
+    /// string would; a failed allocation only leaves less room). The
+    /// per-delta cap `max_delta_bytes` is not in it. 0 for a block without such a string.
+    /// The wasm binding lets its host join deltas up to this room (`MsgHandle.deltaRoom`).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn tail_room(&mut self, i: usize) -> usize {
+        let l = self.limits;
+        let room = self.session_room;
+        let sizes = self.sizes();
+        let (total, block) = (sizes.total, sizes.blocks.get(i).copied().unwrap_or(0));
+        let left = |have: usize, max: usize| if max == 0 { usize::MAX } else { max.saturating_sub(have) };
+        let mut caps = left(block, l.max_block_bytes).min(left(total, l.max_message_bytes));
+        if let Some(room) = room {
+            caps = caps.min(room.saturating_sub(total));
+        }
+        let Some(text) = self.content.get_mut(i).and_then(ContentBlock::streamed_mut) else {
+            return 0;
+        };
+        // as a growing string would: up to its length again (256 bytes at least, 64 KiB at most)
+        let grow = text.len().clamp(256, 64 << 10);
+        let spare = text.capacity() - text.len();
+        if spare < grow && caps > spare {
+            let _ = text.try_reserve(grow.min(caps));
+        }
+        caps.min(text.capacity() - text.len())
+    }
+
     /// Checks `event` against the caps before it is applied (`limit_exceeded`, nothing
     /// changed); for the text a delta grows, makes room first, so that memory running out
     /// is that error too rather than a trap.

@@ -72,6 +72,8 @@ enum Grows {
     None,
 }
 
+pub use crate::block::TailAt;
+
 /// What a reader last saw of one block.
 #[derive(Debug, Clone, Copy)]
 struct Seen {
@@ -126,6 +128,42 @@ impl SnapshotReader {
         let mut out = Vec::new();
         self.read_into(msg, &mut out, max_string)?;
         String::from_utf8(out).map_err(no_room)
+    }
+
+    /// Marks one appended `tail` as read, when it is all that changed since the last read:
+    /// the message is one revision past that read, only block `i` changed, and only by
+    /// `tail` appended at the end of its streamed string. Returns `i` and where the string
+    /// is; `None` (nothing marked) otherwise, and the next [`SnapshotReader::read`] hands
+    /// the change out as usual. A host that appended `tail` itself to its copy of the
+    /// block (`agentscope-message/compat`'s in-place fold) then needs no read.
+    pub fn read_tail(&mut self, msg: &Msg, tail: &str) -> Option<(usize, TailAt)> {
+        let since = self.revision?;
+        if msg.revision() != since.checked_add(1)? || self.blocks.len() != msg.content().len() {
+            return None;
+        }
+        let changed = msg.changed_blocks(since);
+        let [i] = changed[..] else { return None };
+        let before = *self.blocks.get(i)?;
+        if before.revision > since || msg.block_rewritten(i).is_none_or(|w| w > since) {
+            return None;
+        }
+        let block = &msg.content()[i];
+        let (at, grown) = block.streamed()?;
+        let old = match (at, before.grows) {
+            (TailAt::Output(j), Grows::Output(k, old)) if j == k => old,
+            (TailAt::Text | TailAt::Thinking | TailAt::Input, Grows::Field(_, old)) => old,
+            _ => return None,
+        };
+        let now = grows(block);
+        if grown.get(old..)? != tail {
+            return None;
+        }
+        self.blocks[i] = Seen {
+            revision: msg.block_revision(i)?,
+            grows: now,
+        };
+        self.revision = Some(msg.revision());
+        Some((i, at))
     }
 
     fn write(&mut self, msg: &Msg, out: &mut Vec<u8>, max_string: usize) -> Result<(), MsgError> {

@@ -107,3 +107,80 @@ mod object {
         assert!(serde_json::from_value::<Usage>(serde_json::json!([1, 2])).is_err());
     }
 }
+
+/// A delta event built from parts (the wasm binding's `appendDelta`) folds as its decoded
+/// wire JSON.
+mod hot_delta {
+    use crate::Msg;
+    use crate::event::{AgentEvent, DeltaKind, HotDelta};
+
+    #[test]
+    fn a_hot_delta_folds_as_its_decoded_event() {
+        let start = r#"{"type":"TOOL_CALL_START","reply_id":"r","tool_call_id":"c","tool_call_name":"f"}"#;
+        let events = [
+            r#"{"type":"TEXT_BLOCK_START","reply_id":"r","block_id":"t"}"#,
+            r#"{"type":"THINKING_BLOCK_START","reply_id":"r","block_id":"k"}"#,
+            start,
+            r#"{"type":"TOOL_RESULT_START","reply_id":"r","tool_call_id":"c","tool_call_name":"f"}"#,
+        ];
+        let deltas: [(u8, &str, &str, &str); 6] = [
+            (0, "r", "t", "Hel"),
+            (1, "r", "k", "hm"),
+            (0, "r", "t", "lo 🌍"),
+            (2, "r", "c", "{\"a\":"),
+            (3, "r", "c", "out"),
+            (0, "other", "t", "skipped"),
+        ];
+        let base = r#"{"name":"a","role":"assistant","id":"r","content":[]}"#;
+        let mut by_decoder = Msg::from_json(base).unwrap();
+        let mut by_hot = Msg::from_json(base).unwrap();
+        for e in events {
+            let event = AgentEvent::from_json(e).unwrap();
+            by_decoder.append_event(&event).unwrap();
+            by_hot.append_event(&event).unwrap();
+        }
+        let mut hot = HotDelta::new();
+        for (kind, reply, target, delta) in deltas {
+            let field = if kind >= 2 { "tool_call_id" } else { "block_id" };
+            let tag = [
+                "TEXT_BLOCK_DELTA",
+                "THINKING_BLOCK_DELTA",
+                "TOOL_CALL_DELTA",
+                "TOOL_RESULT_TEXT_DELTA",
+            ][kind as usize];
+            let json = serde_json::json!({"type": tag, "reply_id": reply, field: target, "delta": delta}).to_string();
+            let a = by_decoder.append_event(&AgentEvent::from_json(&json).unwrap()).unwrap();
+            hot.set_kind(DeltaKind::from_u8(kind).unwrap());
+            hot.set_reply_id(reply);
+            hot.set_target(target);
+            let b = by_hot.append_event(hot.with_delta(delta)).unwrap();
+            assert_eq!(a, b);
+        }
+        assert_eq!(stable(&by_hot), stable(&by_decoder));
+        assert!(by_hot.to_json().contains(r#""text":"Hello 🌍""#));
+        assert!(by_hot.to_json().contains(r#""input":"{\"a\":""#));
+        assert_eq!(DeltaKind::from_u8(4), None);
+    }
+
+    /// The message's wire JSON without the times and ids the reducer makes up.
+    fn stable(msg: &Msg) -> String {
+        fn strip(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    m.remove("created_at");
+                    if m.get("type").and_then(|t| t.as_str()) == Some("text")
+                        && m.get("id").is_some_and(|id| id.as_str().is_some_and(|s| s.len() == 32))
+                    {
+                        m.remove("id");
+                    }
+                    m.values_mut().for_each(strip);
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        let mut v: serde_json::Value = serde_json::from_str(&msg.to_json()).unwrap();
+        strip(&mut v);
+        v.to_string()
+    }
+}

@@ -122,11 +122,23 @@ export interface ChatOptions {
   onEvent?: (event: AgentEvent) => void;
 }
 
+/** `T` with every list read-only or not (a mutable list is one too), all the way down. */
+type ReadonlyDeep<T> = T extends readonly (infer U)[] ? readonly ReadonlyDeep<U>[] : T extends object ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> } : T;
+
+/**
+ * A block as `Chat.send` takes it: a content block's wire JSON, the keys with a default
+ * optional, its lists read-only or mutable. So the chat's own blocks (`ContentBlock` of a
+ * message it handed out), blocks built for `agentscope-message/compat` (`TextBlock({...})`,
+ * its `ContentBlock` / `ReadonlyContentBlock`) and literals all fit.
+ */
+export type SendBlock = ReadonlyDeep<ContentBlockInput>;
+
 /**
  * What `Chat.send` takes: text; the blocks of a user message (text and data blocks); the
- * content and metadata of one; or a whole user message.
+ * content and metadata of one; or a whole user message (a `Msg`, its JSON, or a
+ * `agentscope-message/compat` message).
  */
-export type SendInput = string | readonly ContentBlockInput[] | { readonly content: string | readonly ContentBlockInput[]; readonly metadata?: Record<string, unknown> } | Msg | MsgJSON;
+export type SendInput = string | readonly SendBlock[] | { readonly content: string | readonly SendBlock[]; readonly metadata?: { readonly [key: string]: unknown } } | Msg | MsgJSON;
 
 /** An answer to an external execution (`submitExternal`): the tool result's output. */
 export interface ExternalResult {

@@ -63,6 +63,15 @@ export const PermissionBehavior = Object.freeze({
 /** One of `allow`, `deny`, `ask`, `passthrough`. */
 export type PermissionBehavior = (typeof PermissionBehavior)[keyof typeof PermissionBehavior];
 
+/** Why a generation stopped to wait (the SDK's `GenerateReason` of its message module;
+ * not a field of AgentScope 2.0's wire JSON). */
+export const GenerateReason = Object.freeze({
+  AWAITING_TOOL_RESULT: "AWAITING_TOOL_RESULT",
+  AWAITING_USER_CONFIRMATION: "AWAITING_USER_CONFIRMATION",
+} as const);
+/** `AWAITING_TOOL_RESULT` or `AWAITING_USER_CONFIRMATION`. */
+export type GenerateReason = (typeof GenerateReason)[keyof typeof GenerateReason];
+
 /** A session's permission mode (`PermissionContext.mode`; `@agentscope-ai/agentscope/permission`). */
 export const PermissionMode = Object.freeze({
   DEFAULT: "default",

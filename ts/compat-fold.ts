@@ -6,8 +6,9 @@
 // the map does not know (a deep copy, a message from the server) is first rebuilt from
 // its JSON: a cost proportional to the message.
 import { MsgHandle, parseEvent as wasmParseEvent } from "./wasm/agentscope_message.js";
-import { MsgError, call, toJSONText } from "./errors.js";
+import { MsgError, call, rethrow, toJSONText, type MsgErrorCode } from "./errors.js";
 import type { EventInput } from "./compat-types.js";
+import { DeltaBatch, deltaKind, type DeltaObject } from "./hot.js";
 
 /** A plain message as this module needs it: an object with a `content` list. */
 interface Plain {
@@ -36,6 +37,18 @@ interface State {
   header: Map<string, unknown>;
   /** Their JSON text, to tell which ones the next read changed. */
   headerJSON: Map<string, string>;
+  /** The text deltas on their way to the wasm message (see `hot.ts`). */
+  deltas: DeltaBatch;
+  /** Where the open run of deltas is written: the block (position and object) and the
+   * object and key of its string (the block itself, or its last output item). */
+  run: Run | undefined;
+}
+
+interface Run {
+  index: number;
+  block: unknown;
+  holder: Record<string, unknown>;
+  key: string;
 }
 
 // plain message → state, and its content list → state (a shallow copy `{...msg}` keeps
@@ -94,7 +107,7 @@ function read(s: State): Changes {
 function rebuild(msg: Plain): State {
   const handle = call(() => MsgHandle.fromJSON(toJSONText(msg, "a message")));
   stats.rebuilds++;
-  const s: State = { handle, content: msg.content, count: msg.content.length, header: new Map(), headerJSON: new Map() };
+  const s: State = { handle, content: msg.content, count: msg.content.length, header: new Map(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined };
   // the first read hands out everything: what the plain object already holds
   let first: Changes;
   try {
@@ -117,18 +130,21 @@ function eventText(event: EventInput): string {
 }
 
 /** Applies `json` to the state's message and reads what changed (`undefined`: nothing).
- * A rejected event changes nothing; a read that fails after the event went in unties
- * `msg` (rebuilt from its JSON next time). */
+ * A rejected event changes nothing. */
 function apply(s: State, json: string, msg: Plain): Changes | undefined {
   const before = s.handle.revision();
   call(() => s.handle.appendEvent(json));
   if (s.handle.revision() === before) return undefined;
+  return readOrUntie(s, msg);
+}
+
+/** The changes of a read; a read that fails after an event went in unties `msg` (rebuilt
+ * from its JSON next time). */
+function readOrUntie(s: State, msg: Plain): Changes {
   try {
     return read(s);
   } catch (e) {
-    if (states.get(msg) === s) states.delete(msg);
-    if (states.get(msg.content) === s) states.delete(msg.content);
-    s.handle.free();
+    untie(s, msg);
     throw e;
   }
 }
@@ -137,7 +153,7 @@ function apply(s: State, json: string, msg: Plain): Changes | undefined {
  * (`CUSTOM`, another reply's): then it is only validated, without a rebuild. */
 function stateFor(msg: Plain, json: string): State | undefined {
   const s = inSync(msg);
-  if (s !== undefined) return s;
+  if (s !== undefined && flushed(s, msg)) return s;
   const parsed = JSON.parse(call(() => wasmParseEvent(json))) as { type: string; reply_id?: string };
   if (parsed.type === "CUSTOM" || parsed.reply_id !== msg.id) return undefined;
   return rebuild(msg);
@@ -149,11 +165,93 @@ function writeHeader(s: State, header: Record<string, unknown>, target: Plain): 
     if (key === "content") continue;
     const json = JSON.stringify(value);
     if (s.headerJSON.get(key) !== json) {
-      target[key] = value;
+      put(target, key, value);
       s.headerJSON.set(key, json);
     }
-    s.header.set(key, target[key]);
+    s.header.set(key, own(target, key));
   }
+}
+
+// The writes of the call in progress, as steps that undo them (newest last): a write that
+// throws (a frozen or sealed object, a Proxy that refuses) undoes those before it, so
+// that the object is left exactly as it was.
+let journal: (() => void)[] | undefined;
+
+/** `obj[key]`, read only when it is the object's own (never a prototype's). */
+function own(obj: Record<string | number, unknown>, key: string | number): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** Writes `obj[key]` as an own data property (`__proto__` included: never a prototype's
+ * setter), recording how to undo it. */
+function put(obj: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  const had = Object.hasOwn(obj, key);
+  const old = had ? obj[key] : undefined;
+  define(obj, key, value);
+  journal?.push(had ? () => define(obj, key, old) : () => delete obj[key]);
+}
+
+function define(obj: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Deletes `obj[key]`, recording how to undo it. */
+function remove(obj: Record<string | number, unknown>, key: string): void {
+  const old = obj[key];
+  if (!delete obj[key]) throw new TypeError(`cannot delete property ${JSON.stringify(key)}`);
+  journal?.push(() => define(obj, key, old));
+}
+
+/** Cuts `list` to `length`, recording how to undo it. */
+function cut(list: unknown[], length: number): void {
+  const removed = list.slice(length);
+  list.length = length;
+  journal?.push(() => list.push(...removed));
+}
+
+/** Appends `value` to `list`, recording how to undo it. */
+function append(list: unknown[], value: unknown): void {
+  const length = list.length;
+  list.push(value);
+  journal?.push(() => {
+    list.length = length;
+  });
+}
+
+/** Runs `write` with a fresh journal; when it throws, undoes what it wrote, unties `s`
+ * (the next call rebuilds the wasm message from the object as it is) and throws
+ * `not_writable`. */
+function writing(s: State, msg: Plain, write: () => void): void {
+  const steps: (() => void)[] = [];
+  journal = steps;
+  try {
+    write();
+  } catch (e) {
+    journal = undefined;
+    for (let i = steps.length - 1; i >= 0; i--) {
+      try {
+        steps[i]!();
+      } catch {
+        // an object that refuses the write refuses nothing more of it
+      }
+    }
+    untie(s, msg);
+    throw new MsgError(
+      "not_writable",
+      `the message object refused a write (frozen, sealed, or a Proxy that refuses): ${(e as Error)?.message ?? String(e)}; it was left as it was (use appendEventImmutable for frozen state)`,
+      { cause: e },
+    );
+  } finally {
+    journal = undefined;
+  }
+}
+
+/** Drops the tie of `msg` to `s` and frees `s`'s wasm message. */
+function untie(s: State, msg: Plain): void {
+  if (states.get(msg) === s) states.delete(msg);
+  if (states.get(msg.content) === s) states.delete(msg.content);
+  s.handle.free();
 }
 
 function isObject(v: unknown): v is Record<string | number, unknown> {
@@ -167,19 +265,21 @@ function isObject(v: unknown): v is Record<string | number, unknown> {
  */
 function syncInto(old: Record<string | number, unknown>, now: Record<string | number, unknown>, top = false): void {
   if (Array.isArray(old) && Array.isArray(now)) {
-    if (old.length > now.length) old.length = now.length;
+    if (old.length > now.length) cut(old, now.length);
   } else if (!top) {
-    for (const key of Object.keys(old)) if (!Object.hasOwn(now, key)) delete old[key];
+    for (const key of Object.keys(old)) if (!Object.hasOwn(now, key)) remove(old, key);
   }
   for (const key of Object.keys(now)) {
-    const a = old[key];
+    // own properties only, read and written: a key `__proto__`, `constructor` or
+    // `prototype` in the data is data, never a way to a prototype
+    const a = own(old, key);
     const b = now[key];
-    if (isObject(a) && isObject(b) && Array.isArray(a) === Array.isArray(b) && (a as { type?: unknown }).type === (b as { type?: unknown }).type) {
+    if (isObject(a) && isObject(b) && Array.isArray(a) === Array.isArray(b) && own(a, "type") === own(b, "type")) {
       syncInto(a, b);
     } else if (Array.isArray(old) && Number(key) === old.length) {
-      old.push(b); // as the reference grows a list (an observed list sees a push)
-    } else if (a !== b) {
-      old[key] = b;
+      append(old, b); // as the reference grows a list (an observed list sees a push)
+    } else if (a !== b || !Object.hasOwn(old, key)) {
+      put(old, key, b);
     }
   }
 }
@@ -210,9 +310,9 @@ function remember(holder: object, value: string, keep: number, prefix: string): 
 /** Grows the string at `path` of `block` in place. */
 function growInPlace(block: unknown, path: (string | number)[], keep: number | null, tail: string): void {
   let holder = block as Record<string | number, unknown>;
-  for (let j = 0; j < path.length - 1; j++) holder = holder[path[j]!] as Record<string | number, unknown>;
+  for (let j = 0; j < path.length - 1; j++) holder = own(holder, path[j]!) as Record<string | number, unknown>;
   const key = path[path.length - 1]!;
-  holder[key] = grown(holder, key, keep, tail);
+  put(holder, key, grown(holder, key, keep, tail));
 }
 
 /** A copy of `node` with the string at `path` grown (the copies along the path only). */
@@ -244,6 +344,260 @@ function tie(s: State, msg: Plain): void {
   states.set(msg.content, s);
 }
 
+/** How `appendEvent` / `appendEventImmutable` treat an event the reducer refuses. */
+export interface AppendEventOptions {
+  /**
+   * Throw the refused event's `MsgError` (default `false`: the message is left as the
+   * reference leaves it, the call returns it, and the refusal goes to `onRefused`, or,
+   * without one, to `console.warn` once per error code).
+   */
+  strict?: boolean;
+  /** Told of each refused event when not `strict`: its `MsgError` and the event. */
+  onRefused?: ((error: MsgError, event: EventInput) => void) | null;
+}
+
+let defaults: AppendEventOptions = {};
+const warned = new Set<MsgErrorCode>();
+
+/**
+ * Sets the options every `appendEvent` / `appendEventImmutable` call without its own
+ * takes (see {@link AppendEventOptions}); `{}` restores the defaults.
+ */
+export function setAppendEventOptions(options: AppendEventOptions): void {
+  if (typeof options !== "object" || options === null) {
+    throw new MsgError("invalid_argument", "setAppendEventOptions takes an options object");
+  }
+  defaults = { ...options };
+}
+
+// errors of the call itself, not of the event: thrown whatever the options say
+const NOT_REFUSALS: ReadonlySet<MsgErrorCode> = new Set(["invalid_argument", "not_writable", "not_initialized", "init_failed", "freed"]);
+
+/** What a fold threw: thrown again (strict, or not a refusal), or reported. */
+function refused(e: unknown, event: EventInput, options: AppendEventOptions | undefined): void {
+  const o = options ?? defaults;
+  if (o.strict === true || !(e instanceof MsgError) || NOT_REFUSALS.has(e.code)) throw e;
+  if (typeof o.onRefused === "function") {
+    o.onRefused(e, event);
+  } else if (!warned.has(e.code)) {
+    warned.add(e.code);
+    console.warn(`agentscope-message/compat: an event was refused and skipped (${e.code}: ${e.message}); further ${e.code} refusals are not logged (pass onRefused to hear of each, or strict to throw)`);
+  }
+}
+
+/** The state `msg` is tied to for a text delta: the tie, its content list and the
+ * message id only (a delta changes no other field; any other event checks them all). */
+function tiedForDelta(msg: Plain): State | undefined {
+  const s = states.get(msg) ?? states.get(msg.content);
+  if (s === undefined || msg.content !== s.content || msg.content.length !== s.count || msg.id !== s.header.get("id")) return undefined;
+  return s;
+}
+
+/** Sends the deltas joined into `s` (marked read: the plain objects have them) and closes
+ * its run; false when the wasm side did not take them as planned: `s` is then untied (the
+ * object is rebuilt from its JSON). */
+function flushed(s: State, msg: Plain): boolean {
+  s.run = undefined;
+  let code: number;
+  try {
+    code = s.deltas.flush(s.handle, true);
+  } catch {
+    code = -2;
+  }
+  if (code !== -2) return true;
+  untie(s, msg);
+  return false;
+}
+
+function notWritable(e: unknown): MsgError {
+  return new MsgError(
+    "not_writable",
+    `the message object refused a write (frozen, sealed, or a Proxy that refuses): ${(e as Error)?.message ?? String(e)}; it was left as it was (use appendEventImmutable for frozen state)`,
+    { cause: e },
+  );
+}
+
+const TAIL_FIELDS = ["text", "thinking", "input"] as const;
+
+/** The object and key of the string `code` (of `appendDelta`: `4 * block + at`) names in
+ * `content`, when it is an own string there. */
+function tailOf(content: unknown[], code: number): Run | undefined {
+  const index = code >> 2;
+  const block = content[index];
+  if (!isObject(block)) return undefined;
+  const at = code & 3;
+  let holder: unknown = block;
+  if (at === 3) {
+    const output = own(block, "output");
+    holder = Array.isArray(output) ? output[output.length - 1] : undefined;
+  }
+  const key = at < 3 ? TAIL_FIELDS[at]! : "text";
+  if (!isObject(holder) || typeof own(holder, key) !== "string") return undefined;
+  return { index, block, holder: holder as Record<string, unknown>, key };
+}
+
+/** The text deltas of the message's parts, with the run's when it joins. */
+function deltaParts(kind: number, e: DeltaObject): [string, string, string] {
+  return [e.reply_id as string, (kind < 2 ? e.block_id : e.tool_call_id) as string, e.delta as string];
+}
+
+/**
+ * A text delta folded in place into the message `s` is tied to (see `hot.ts`): joined to
+ * the open run (written into the plain string, sent to wasm later), or sent alone and its
+ * change written. False when the object must be rebuilt (the general path does it).
+ */
+function foldDeltaInPlace(s: State, plain: Plain, kind: number, e: DeltaObject): boolean {
+  const [reply, target, delta] = deltaParts(kind, e);
+  const run = s.run;
+  if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
+    const old = run.holder[run.key];
+    if (typeof old === "string") {
+      try {
+        run.holder[run.key] = old + delta;
+      } catch (error) {
+        // nothing went to wasm: the tie stays as it was
+        throw notWritable(error);
+      }
+      s.deltas.commit(delta);
+      stats.tailsWritten++;
+      return true;
+    }
+  }
+  if (!flushed(s, plain)) return false;
+  let code: number;
+  try {
+    code = s.deltas.send(s.handle, kind, reply, target, delta, true);
+  } catch (error) {
+    rethrow(error);
+  }
+  if (code === -1) return true;
+  if (code === -2) {
+    writeChanges(s, plain, readOrUntie(s, plain));
+    return true;
+  }
+  const tail = tailOf(plain.content, code);
+  if (tail === undefined) {
+    // the app changed the block: rebuilt from the object, the event applied again
+    untie(s, plain);
+    return false;
+  }
+  try {
+    tail.holder[tail.key] = (tail.holder[tail.key] as string) + delta;
+  } catch (error) {
+    untie(s, plain);
+    throw notWritable(error);
+  }
+  s.run = tail;
+  stats.tailsWritten++;
+  return true;
+}
+
+/** `plain` with `delta` appended to the string of `tail`: new objects along the way to it
+ * (message, content list, block, output list and item), the rest shared; `undefined`
+ * when the string is not there. */
+function grownCopy(plain: Plain, tail: Run, delta: string): { next: Plain; run: Run } | undefined {
+  const block = plain.content[tail.index];
+  if (!isObject(block)) return undefined;
+  const copy: Record<string, unknown> = { ...block };
+  let holder = copy;
+  if (tail.holder !== block) {
+    const output = own(block, "output");
+    if (!Array.isArray(output) || output[output.length - 1] !== tail.holder) return undefined;
+    holder = { ...tail.holder };
+    const list = output.slice();
+    list[list.length - 1] = holder;
+    copy.output = list;
+  }
+  const old = own(holder, tail.key);
+  if (typeof old !== "string") return undefined;
+  holder[tail.key] = old + delta;
+  const content = plain.content.slice();
+  content[tail.index] = copy;
+  const next: Plain = { ...plain };
+  next.content = content;
+  return { next, run: { index: tail.index, block: copy, holder, key: tail.key } };
+}
+
+/** {@link foldDeltaInPlace} for {@link appendEventImmutable}: the next object, or
+ * `undefined` when the general path must rebuild. */
+function foldDeltaImmutable(s: State, plain: Plain, kind: number, e: DeltaObject): Plain | undefined {
+  const [reply, target, delta] = deltaParts(kind, e);
+  const run = s.run;
+  if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
+    const grown = grownCopy(plain, run, delta);
+    if (grown !== undefined) {
+      s.deltas.commit(delta);
+      stats.tailsWritten++;
+      tie(s, grown.next);
+      s.run = grown.run;
+      return grown.next;
+    }
+  }
+  if (!flushed(s, plain)) return undefined;
+  let code: number;
+  try {
+    code = s.deltas.send(s.handle, kind, reply, target, delta, true);
+  } catch (error) {
+    rethrow(error);
+  }
+  if (code === -1) return plain;
+  if (code === -2) return writeCopy(s, plain, readOrUntie(s, plain));
+  const tail = tailOf(plain.content, code);
+  const grown = tail === undefined ? undefined : grownCopy(plain, tail, delta);
+  if (grown === undefined) {
+    untie(s, plain);
+    return undefined;
+  }
+  stats.tailsWritten++;
+  tie(s, grown.next);
+  s.run = grown.run;
+  return grown.next;
+}
+
+/** `appendEvent` without the refusal handling. */
+function foldInPlace(plain: Plain, event: EventInput): void {
+  if (typeof event === "object" && event !== null) {
+    const e = event as DeltaObject;
+    const kind = deltaKind(e);
+    if (kind >= 0) {
+      const s = tiedForDelta(plain);
+      if (s !== undefined && foldDeltaInPlace(s, plain, kind, e)) return;
+    }
+  }
+  const json = eventText(event);
+  const s = stateFor(plain, json);
+  if (s === undefined) return;
+  const changes = apply(s, json, plain);
+  if (changes !== undefined) writeChanges(s, plain, changes);
+  else tie(s, plain);
+}
+
+/** Writes what a read handed out into `plain` in place (atomically) and ties it. */
+function writeChanges(s: State, plain: Plain, changes: Changes): void {
+  writing(s, plain, () => {
+    writeHeader(s, changes.header, plain);
+    const content = plain.content;
+    if (content.length > changes.count) cut(content, changes.count);
+    for (const change of changes.changes) {
+      const i = change[0];
+      if (change.length === 2) {
+        const old = content[i];
+        const now = change[1] as Record<string, unknown>;
+        if (isObject(old) && own(old, "type") === now.type) syncInto(old, now, true);
+        // a new block is pushed, as the reference does (an observed list, Vue 2's, sees
+        // a push but not an assignment past its end)
+        else if (i === content.length) append(content, now);
+        else put(content as unknown as Record<number, unknown>, i, now);
+        stats.blocksWritten++;
+      } else {
+        growInPlace(content[i], change[1], change[2], change[3]);
+        stats.tailsWritten++;
+      }
+    }
+  });
+  tie(s, plain);
+}
+
 /**
  * Applies one event to a plain message object **in place** and returns it, like
  * `appendEvent(msg, event)` of `@agentscope-ai/agentscope` (the reducer is the Python
@@ -251,70 +605,83 @@ function tie(s: State, msg: Plain): void {
  * events and deltas for unknown blocks are skipped.
  *
  * Cost: passing back the object this function last wrote (or a shallow copy of it that
- * keeps its `content` list), an event costs what it changes: a delta is appended to its
- * string, a new block pushed, a changed block's fields set; blocks keep their identity.
- * Any other object (a deep copy, a message from the server, one whose top-level fields
- * or `content` list the app replaced) is first rebuilt from its JSON, at a cost
- * proportional to the message. Blocks the app changed in place are not noticed: give
- * such a message a new `content` list.
+ * keeps its `content` list), an event costs what it changes: a text delta (text,
+ * thinking, tool call input, tool result text) crosses into wasm as its strings and is
+ * appended to the plain string; a new block is pushed, a changed block's fields set;
+ * blocks keep their identity. Any other object (a deep copy, a message from the server,
+ * one whose top-level fields or `content` list the app replaced, an Immer draft) is first
+ * rebuilt from its JSON, at a cost proportional to the message. Blocks the app changed in
+ * place are not noticed: give such a message a new `content` list.
  *
- * Throws `MsgError` (`invalid_event`, `invalid_json`, `invalid_base64`, `invalid_url`,
+ * Safe: every key of the data (`__proto__`, `constructor`, `prototype`, at any depth) is
+ * written as an own data property; nothing reaches a prototype.
+ *
+ * A refused event (`invalid_event`, `invalid_json`, `invalid_base64`, `invalid_url`,
  * `base64_after_url`, `limit_exceeded`; for a message that must be rebuilt, the codes of
- * `Msg.fromJSON`; `invalid_argument` for a message without a content list); the object
- * is then unchanged.
+ * `Msg.fromJSON`) leaves the object as the reference leaves it (unchanged) and, as the
+ * SDK does, does not throw: it goes to `options.onRefused` (or `console.warn`, once per
+ * code) unless `options.strict` (see {@link AppendEventOptions},
+ * {@link setAppendEventOptions}). Always thrown (`MsgError`): `invalid_argument` for a
+ * message without a content list or an event that is not an object or JSON text;
+ * `not_writable` when the object refuses a write (frozen, sealed, a Proxy): it is then
+ * left exactly as it was, and rebuilt from its JSON at the next call.
  */
-export function appendEvent<M extends object>(msg: M, event: EventInput): M {
+export function appendEvent<M extends object>(msg: M, event: EventInput, options?: AppendEventOptions): M {
   const plain = expectPlain(msg, "appendEvent");
-  const json = eventText(event);
-  const s = stateFor(plain, json);
-  if (s === undefined) return msg;
-  const changes = apply(s, json, plain);
-  if (changes !== undefined) {
-    writeHeader(s, changes.header, plain);
-    const content = plain.content;
-    if (content.length > changes.count) content.length = changes.count;
-    for (const change of changes.changes) {
-      const i = change[0];
-      if (change.length === 2) {
-        const old = content[i];
-        const now = change[1] as Record<string, unknown>;
-        if (isObject(old) && old.type === now.type) syncInto(old, now, true);
-        // a new block is pushed, as the reference does (an observed list, Vue 2's, sees
-        // a push but not an assignment past its end)
-        else if (i === content.length) content.push(now);
-        else content[i] = now;
-        stats.blocksWritten++;
-      } else {
-        growInPlace(content[i], change[1], change[2], change[3]);
-        stats.tailsWritten++;
-      }
-    }
+  try {
+    foldInPlace(plain, event);
+  } catch (e) {
+    refused(e, event, options);
   }
-  tie(s, plain);
   return msg;
 }
 
 /**
- * The immutable form of {@link appendEvent}, for store-based apps (zustand, redux):
- * returns a new message object with the event applied and leaves `prev` as it was.
- * Unchanged blocks are shared (`next.content[i] === prev.content[i]`); a changed block is
- * a new object (a grown one shares its unchanged parts). When the event changes nothing
- * (another reply, `CUSTOM`, an unknown block), `prev` itself is returned.
+ * The immutable form of {@link appendEvent}, for store-based apps (zustand, redux, Immer's
+ * frozen state): returns a new message object with the event applied and never writes
+ * into `prev` (which may be frozen). Unchanged blocks are shared (`next.content[i] ===
+ * prev.content[i]`); a changed block is a new object (a grown one shares its unchanged
+ * parts). When the event changes nothing (another reply, `CUSTOM`, an unknown block, a
+ * refused event when not strict), `prev` itself is returned.
  *
  * Cost: with the `prev` this function last returned, what the event changes plus one copy
- * of the `content` list (pointers); any other `prev` is first rebuilt from its JSON (a
- * cost proportional to the message). Throws as {@link appendEvent}, `prev` unchanged.
+ * of the `content` list (pointers); a text delta crosses into wasm as its strings. Any
+ * other `prev` is first rebuilt from its JSON (a cost proportional to the message).
+ * Refusals and errors as {@link appendEvent}, `prev` unchanged.
  */
-export function appendEventImmutable<M extends object>(prev: M, event: EventInput): M {
+export function appendEventImmutable<M extends object>(prev: M, event: EventInput, options?: AppendEventOptions): M {
   const plain = expectPlain(prev, "appendEventImmutable");
+  try {
+    return foldImmutable(plain, event) as M;
+  } catch (e) {
+    refused(e, event, options);
+    return prev;
+  }
+}
+
+function foldImmutable(plain: Plain, event: EventInput): Plain {
+  if (typeof event === "object" && event !== null) {
+    const e = event as DeltaObject;
+    const kind = deltaKind(e);
+    if (kind >= 0) {
+      const s = tiedForDelta(plain);
+      const next = s === undefined ? undefined : foldDeltaImmutable(s, plain, kind, e);
+      if (next !== undefined) return next;
+    }
+  }
   const json = eventText(event);
   const s = stateFor(plain, json);
-  if (s === undefined) return prev;
+  if (s === undefined) return plain;
   const changes = apply(s, json, plain);
   if (changes === undefined) {
     tie(s, plain);
-    return prev;
+    return plain;
   }
+  return writeCopy(s, plain, changes);
+}
+
+/** A new message object with what a read handed out; unchanged blocks shared. Ties it. */
+function writeCopy(s: State, plain: Plain, changes: Changes): Plain {
   const next: Plain = { ...plain };
   writeHeader(s, changes.header, next);
   const content = plain.content.slice(0, changes.count);
@@ -330,5 +697,5 @@ export function appendEventImmutable<M extends object>(prev: M, event: EventInpu
   }
   next.content = content;
   tie(s, next);
-  return next as M;
+  return next;
 }

@@ -1,6 +1,9 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
  * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
+ * `not_writable` (a plain message object `agentscope-message/compat`'s in-place
+ * `appendEvent` could not write into: frozen, sealed, a Proxy that refuses; it is left as
+ * it was),
  * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
  * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `after_block_end`, `duplicate_block`, `foreign_reply` and
@@ -34,6 +37,7 @@ export type MsgErrorCode =
   | "foreign_reply"
   | "unknown_event_type"
   | "freed"
+  | "not_writable"
   | "invalid_argument"
   | "init_failed"
   | "not_initialized"
@@ -109,12 +113,18 @@ export function call<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof Error && e.name === "MsgError" && !(e instanceof MsgError)) {
-      const w = e as Error & { code: MsgErrorCode; index?: number; eventId?: string; sseId?: string };
-      throw new MsgError(w.code, e.message, { index: w.index, eventId: w.eventId, sseId: w.sseId });
-    }
-    throw e;
+    rethrow(e);
   }
+}
+
+/** Throws `e`, an error the wasm core threw turned into a {@link MsgError} (for a method
+ * of a handle that exists, called without {@link call}). */
+export function rethrow(e: unknown): never {
+  if (e instanceof Error && e.name === "MsgError" && !(e instanceof MsgError)) {
+    const w = e as Error & { code: MsgErrorCode; index?: number; eventId?: string; sseId?: string };
+    throw new MsgError(w.code, e.message, { index: w.index, eventId: w.eventId, sseId: w.sseId });
+  }
+  throw e;
 }
 
 /** Throws `invalid_argument` unless `value` is a string. */

@@ -7,8 +7,9 @@ import {
 import type * as Gen from "./wasm/agentscope_message.js";
 import type { ReplyFinishedReason, Role } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
-import { MsgError, call, capsJSON, expectString, toJSONText } from "./errors.js";
+import { MsgError, call, capsJSON, expectString, rethrow, toJSONText } from "./errors.js";
 import { applyChanges, type MessageChanges } from "./snapshot.js";
+import { DeltaBatch, deltaKind, type DeltaObject } from "./hot.js";
 
 export { EventType } from "./event-type.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
@@ -143,6 +144,7 @@ export class Msg {
   #snapshot: MsgJSON | undefined;
   #revision = -1;
   #blocks: unknown[] = [];
+  #deltas = new DeltaBatch();
 
   /**
    * Builds and validates a message from wire JSON, like the reference's `Msg(...)`:
@@ -163,9 +165,18 @@ export class Msg {
     return new Msg(undefined as unknown as MsgInit);
   }
 
+  /** The handle, with the deltas joined so far sent (every call but a joined delta's). */
   get #h(): MsgHandle {
-    if (this.#handle === undefined) throw new MsgError("freed", "this message was freed");
-    return this.#handle;
+    const handle = this.#handle;
+    if (handle === undefined) throw new MsgError("freed", "this message was freed");
+    try {
+      this.#deltas.flush(handle, false);
+    } catch (error) {
+      // (the room given makes this never happen: the joined text is then lost)
+      this.#deltas.forget();
+      rethrow(error);
+    }
+    return handle;
   }
 
   /**
@@ -178,6 +189,29 @@ export class Msg {
    * before it is copied in.
    */
   appendEvent(event: AgentEvent | string): this {
+    if (typeof event === "object" && event !== null) {
+      const e = event as DeltaObject;
+      const kind = deltaKind(e);
+      if (kind >= 0) {
+        // a text delta crosses as its strings, or joins the deltas before it (hot.ts)
+        const handle = this.#handle;
+        if (handle === undefined) throw new MsgError("freed", "this message was freed");
+        const deltas = this.#deltas;
+        const reply = e.reply_id as string;
+        const target = (kind < 2 ? e.block_id : e.tool_call_id) as string;
+        const delta = e.delta as string;
+        if (deltas.joinable(kind, reply, target, delta) >= 0) {
+          deltas.commit(delta);
+          return this;
+        }
+        try {
+          deltas.send(handle, kind, reply, target, delta, false);
+        } catch (error) {
+          rethrow(error);
+        }
+        return this;
+      }
+    }
     const json = typeof event === "string" ? event : toJSONText(event, "an event");
     call(() => this.#h.appendEvent(json));
     return this;

@@ -3,7 +3,8 @@
 import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
-import { MsgError, call, capsJSON, expectString, toJSONText } from "./errors.js";
+import { MsgError, call, capsJSON, expectString, rethrow, toJSONText } from "./errors.js";
+import { deltaKind, type DeltaObject } from "./hot.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
 import { readPartialJson } from "./partial-json.js";
 
@@ -212,6 +213,10 @@ export interface ReadOptions {
  */
 export class Session {
   #handle: SessionHandle | undefined;
+  // the reply and block ids the wasm side holds from the last `applyDelta` (`undefined`:
+  // pass them)
+  #reply: string | undefined;
+  #target: string | undefined;
   #listeners = new Set<() => void>();
   #snapshot: SessionSnapshot | undefined;
   #revision = -1;
@@ -429,8 +434,32 @@ export class Session {
    * `"applied"` or the skip code. Throws `MsgError` for a refused event.
    */
   apply(event: AgentEvent | string): Outcome {
-    const json = typeof event === "string" ? event : toJSONText(event, "an event");
     const h = this.#h;
+    if (typeof event === "object" && event !== null) {
+      const e = event as DeltaObject;
+      const kind = deltaKind(e);
+      if (kind >= 0) {
+        // a text delta crosses as its strings (the ids only when they changed)
+        const reply = e.reply_id as string;
+        const target = (kind < 2 ? e.block_id : e.tool_call_id) as string;
+        let outcome: unknown;
+        try {
+          outcome = h.applyDelta(kind, reply === this.#reply ? undefined : reply, target === this.#target ? undefined : target, e.id as string | undefined, e.delta as string);
+          this.#reply = reply;
+          this.#target = target;
+        } catch (error) {
+          this.#reply = this.#target = undefined;
+          this.#notify();
+          rethrow(error);
+        }
+        // `undefined`: the session keeps events' text (`keepEvents`), which needs the JSON
+        if (outcome !== undefined) {
+          this.#notify();
+          return outcome === true ? "applied" : (outcome as Outcome);
+        }
+      }
+    }
+    const json = typeof event === "string" ? event : toJSONText(event, "an event");
     try {
       return call(() => h.applyJSON(json)) as Outcome;
     } finally {

@@ -583,6 +583,26 @@ impl Session {
         result
     }
 
+    /// [`Session::apply`] for an event a binding built from parts (the wasm
+    /// `SessionHandle.applyDelta`): `had_id` tells whether the event had an `id` of its
+    /// own (one without is never deduplicated, as in [`Session::apply_json`]). With
+    /// `keep_events` the event's text is not at hand: `None`, nothing done.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn apply_parts(&mut self, event: &AgentEvent, had_id: bool) -> Option<Result<Outcome, SessionError>> {
+        if self.options.keep_events {
+            return None;
+        }
+        Some(self.scoped(|session| {
+            session.events = session.events.saturating_add(1);
+            let meta = Meta {
+                index: session.events,
+                event_id: had_id.then(|| Cow::Borrowed(event.id())),
+                sse_id: None,
+            };
+            session.route(event, meta)
+        }))
+    }
+
     /// Parses one event from wire JSON and applies it (an absent `id` is never
     /// deduplicated; an unknown `type` is skipped with a diagnostic, or refused when
     /// strict).

@@ -3,7 +3,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::js_error;
-use crate::snapshot::SnapshotReader;
+use crate::event::{DeltaKind, HotDelta};
+use crate::snapshot::{SnapshotReader, TailAt};
 use crate::{AgentEvent, Msg, MsgContent, MsgOptions, assistant_msg, parse_content, system_msg, user_msg};
 
 /// Owns one message in wasm memory; the TS `Msg` class wraps it. Events go in as wire
@@ -14,6 +15,7 @@ use crate::{AgentEvent, Msg, MsgContent, MsgOptions, assistant_msg, parse_conten
 pub struct MsgHandle {
     msg: Msg,
     reader: SnapshotReader,
+    hot: HotDelta,
 }
 
 impl MsgHandle {
@@ -21,6 +23,7 @@ impl MsgHandle {
         MsgHandle {
             msg,
             reader: SnapshotReader::new(),
+            hot: HotDelta::new(),
         }
     }
 }
@@ -75,6 +78,100 @@ impl MsgHandle {
     pub fn append_event(&mut self, event_json: &str) -> Result<(), JsValue> {
         let event = AgentEvent::from_json(event_json).map_err(|e| js_error(&e))?;
         self.msg.append_event(&event).map(|_| ()).map_err(|e| js_error(&e))
+    }
+
+    /// Applies one of the four text delta events given by its parts, as `appendEvent` would
+    /// apply its wire JSON: `kind` 0 `TEXT_BLOCK_DELTA`, 1 `THINKING_BLOCK_DELTA`, 2
+    /// `TOOL_CALL_DELTA`, 3 `TOOL_RESULT_TEXT_DELTA`; `reply_id` and `target_id` (the
+    /// `block_id` or `tool_call_id`) `undefined` keep the previous call's (see the core's
+    /// `HotDelta`: only the delta crosses per event). The TS layer calls it only for an
+    /// event of the decoder's fast-path shape. Returns -1 when the message did not change
+    /// (skipped), -2 when it changed otherwise than below, and `4 * i + at` when the change
+    /// is exactly `delta` appended to block `i`'s streamed string (`at`: 0 `text`, 1
+    /// `thinking`, 2 `input`, 3 the last output's `text`); with `mark_read` that change is
+    /// then also marked read when it is all `readChanges` would hand out (else -2).
+    /// Throws `MsgError` as `appendEvent`; the message is then unchanged.
+    #[wasm_bindgen(js_name = appendDelta)]
+    pub fn append_delta(
+        &mut self,
+        kind: u8,
+        reply_id: Option<String>,
+        target_id: Option<String>,
+        delta: &str,
+        mark_read: bool,
+    ) -> Result<i32, JsValue> {
+        let kind = DeltaKind::from_u8(kind)
+            .ok_or_else(|| js_error(&crate::MsgError::InvalidEvent(format!("no delta kind {kind}"))))?;
+        self.hot.set_kind(kind);
+        if let Some(reply_id) = reply_id {
+            self.hot.set_reply_id(&reply_id);
+        }
+        if let Some(target_id) = target_id {
+            self.hot.set_target(&target_id);
+        }
+        self.append_hot(delta, mark_read)
+    }
+
+    /// Appends `text`, deltas the TS layer joined (each already within the per-delta cap,
+    /// together within `deltaRoom()`), as one more delta to the block of the last
+    /// `appendDelta`; returns as `appendDelta`. The per-delta cap is not applied to the
+    /// joined text.
+    #[wasm_bindgen(js_name = appendJoined)]
+    pub fn append_joined(&mut self, text: &str, mark_read: bool) -> Result<i32, JsValue> {
+        let limits = self.msg.limits();
+        self.msg.set_limits(crate::Limits {
+            max_delta_bytes: 0,
+            ..limits
+        });
+        let result = self.append_hot(text, mark_read);
+        self.msg.set_limits(limits);
+        result
+    }
+
+    /// The UTF-8 bytes the block of the last `appendDelta` may take in further deltas
+    /// with nothing refusing them (the core's `Msg::tail_room`), when that call returned
+    /// a block (else 0).
+    #[wasm_bindgen(js_name = deltaRoom)]
+    pub fn delta_room(&mut self) -> f64 {
+        let kind = self.hot.kind().block_kind();
+        match self.msg.find_block_at(kind, self.hot.target(), false) {
+            Some(i) => self.msg.tail_room(i) as f64,
+            None => 0.0,
+        }
+    }
+
+    fn append_hot(&mut self, delta: &str, mark_read: bool) -> Result<i32, JsValue> {
+        let revision = self.msg.revision();
+        // the block the delta grows, as the reducer finds it, and its string's length
+        let kind = self.hot.kind().block_kind();
+        let before = self.msg.find_block_at(kind, self.hot.target(), false).and_then(|i| {
+            let (at, text) = self.msg.content()[i].streamed()?;
+            Some((i, at, text.len()))
+        });
+        self.msg
+            .append_event(self.hot.with_delta(delta))
+            .map_err(|e| js_error(&e))?;
+        if self.msg.revision() == revision {
+            return Ok(-1);
+        }
+        let Some((i, at, len)) = before else { return Ok(-2) };
+        let exact = self.msg.revision() == revision + 1
+            && self.msg.content()[i]
+                .streamed()
+                .is_some_and(|(now, text)| now == at && text.len() == len + delta.len() && text.ends_with(delta));
+        if !exact || (mark_read && self.reader.read_tail(&self.msg, delta).is_none()) {
+            return Ok(-2);
+        }
+        let at = match at {
+            TailAt::Text => 0,
+            TailAt::Thinking => 1,
+            TailAt::Input => 2,
+            TailAt::Output(_) => 3,
+        };
+        Ok(i32::try_from(i)
+            .ok()
+            .and_then(|i| i.checked_mul(4))
+            .map_or(-2, |i| i + at))
     }
 
     /// Sets the caps on what events may add (the core's `Limits`, in its field order:

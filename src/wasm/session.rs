@@ -3,6 +3,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, js_session_error};
+use crate::event::{DeltaKind, HotDelta};
 use crate::snapshot::SnapshotReader;
 use crate::{MsgError, Session, SessionOptions};
 
@@ -15,6 +16,8 @@ pub struct SessionHandle {
     readers: Vec<SnapshotReader>,
     /// the session revision at the last `readChanges`
     read_at: Option<u64>,
+    /// the event `applyDelta` fills in
+    hot: HotDelta,
 }
 
 impl SessionHandle {
@@ -23,6 +26,7 @@ impl SessionHandle {
             session,
             readers: Vec::new(),
             read_at: None,
+            hot: HotDelta::new(),
         }
     }
 }
@@ -91,6 +95,40 @@ impl SessionHandle {
             .apply_json(json)
             .map(|outcome| outcome.code().to_owned())
             .map_err(|e| js_session_error(&e))
+    }
+
+    /// Applies one of the four text delta events given by its parts (as `MsgHandle.appendDelta`:
+    /// `kind` 0–3, `reply_id` / `target_id` `undefined` keep the previous call's); `id` is
+    /// the event's own id (`undefined`: none, never deduplicated). Returns `applied` or
+    /// the skip code as `applyJSON` does, except `true` for `applied` (no string made per
+    /// event), or `undefined` with the option `keep_events` (the event's text is needed:
+    /// use `applyJSON`). Throws as `applyJSON`.
+    #[wasm_bindgen(js_name = applyDelta)]
+    pub fn apply_delta(
+        &mut self,
+        kind: u8,
+        reply_id: Option<String>,
+        target_id: Option<String>,
+        id: Option<String>,
+        delta: &str,
+    ) -> Result<JsValue, JsValue> {
+        let kind = DeltaKind::from_u8(kind)
+            .ok_or_else(|| js_error(&MsgError::InvalidEvent(format!("no delta kind {kind}"))))?;
+        self.hot.set_kind(kind);
+        if let Some(reply_id) = reply_id {
+            self.hot.set_reply_id(&reply_id);
+        }
+        if let Some(target_id) = target_id {
+            self.hot.set_target(&target_id);
+        }
+        let had_id = id.is_some();
+        self.hot.set_id(id.as_deref().unwrap_or(""));
+        match self.session.apply_parts(self.hot.with_delta(delta), had_id) {
+            None => Ok(JsValue::UNDEFINED),
+            Some(Ok(crate::Outcome::Applied)) => Ok(JsValue::TRUE),
+            Some(Ok(outcome)) => Ok(outcome.code().into()),
+            Some(Err(e)) => Err(js_session_error(&e)),
+        }
     }
 
     /// Adds (or replaces) a message that events with its id as `reply_id` go to (see the

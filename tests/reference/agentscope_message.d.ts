@@ -1244,9 +1244,30 @@ export class MsgHandle {
     free(): void;
     [Symbol.dispose](): void;
     /**
+     * Applies one of the four text delta events given by its parts, as `appendEvent` would
+     * apply its wire JSON: `kind` 0 `TEXT_BLOCK_DELTA`, 1 `THINKING_BLOCK_DELTA`, 2
+     * `TOOL_CALL_DELTA`, 3 `TOOL_RESULT_TEXT_DELTA`; `reply_id` and `target_id` (the
+     * `block_id` or `tool_call_id`) `undefined` keep the previous call's (see the core's
+     * `HotDelta`: only the delta crosses per event). The TS layer calls it only for an
+     * event of the decoder's fast-path shape. Returns -1 when the message did not change
+     * (skipped), -2 when it changed otherwise than below, and `4 * i + at` when the change
+     * is exactly `delta` appended to block `i`'s streamed string (`at`: 0 `text`, 1
+     * `thinking`, 2 `input`, 3 the last output's `text`); with `mark_read` that change is
+     * then also marked read when it is all `readChanges` would hand out (else -2).
+     * Throws `MsgError` as `appendEvent`; the message is then unchanged.
+     */
+    appendDelta(kind: number, reply_id: string | null | undefined, target_id: string | null | undefined, delta: string, mark_read: boolean): number;
+    /**
      * Applies one event given as wire JSON text; the message is unchanged on error.
      */
     appendEvent(event_json: string): void;
+    /**
+     * Appends `text`, deltas the TS layer joined (each already within the per-delta cap,
+     * together within `deltaRoom()`), as one more delta to the block of the last
+     * `appendDelta`; returns as `appendDelta`. The per-delta cap is not applied to the
+     * joined text.
+     */
+    appendJoined(text: string, mark_read: boolean): number;
     /**
      * A deep copy in a new handle.
      */
@@ -1261,6 +1282,12 @@ export class MsgHandle {
      * object of the optional fields. Throws `MsgError` (`role_violation`, …).
      */
     static create(role: string, name: string, content_json: string, options_json: string): MsgHandle;
+    /**
+     * The UTF-8 bytes the block of the last `appendDelta` may take in further deltas
+     * with nothing refusing them (the core's `Msg::tail_room`), when that call returned
+     * a block (else 0).
+     */
+    deltaRoom(): number;
     /**
      * Parses and validates a message from wire JSON (`Msg.model_validate_json`).
      */
@@ -1313,6 +1340,15 @@ export class SessionHandle {
     private constructor();
     free(): void;
     [Symbol.dispose](): void;
+    /**
+     * Applies one of the four text delta events given by its parts (as `MsgHandle.appendDelta`:
+     * `kind` 0–3, `reply_id` / `target_id` `undefined` keep the previous call's); `id` is
+     * the event's own id (`undefined`: none, never deduplicated). Returns `applied` or
+     * the skip code as `applyJSON` does, except `true` for `applied` (no string made per
+     * event), or `undefined` with the option `keep_events` (the event's text is needed:
+     * use `applyJSON`). Throws as `applyJSON`.
+     */
+    applyDelta(kind: number, reply_id: string | null | undefined, target_id: string | null | undefined, id: string | null | undefined, delta: string): any;
     /**
      * Applies one event (wire JSON text); returns `applied` or the skip code.
      */
@@ -1459,10 +1495,13 @@ export interface InitOutput {
     readonly memory: { readonly buffer: ArrayBuffer };
     readonly __wbg_msghandle_free: (a: number, b: number) => void;
     readonly __wbg_sessionhandle_free: (a: number, b: number) => void;
+    readonly msghandle_appendDelta: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => [number, number, number];
     readonly msghandle_appendEvent: (a: number, b: number, c: number) => [number, number];
+    readonly msghandle_appendJoined: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly msghandle_clone: (a: number) => number;
     readonly msghandle_contentBlockIndices: (a: number, b: any) => [number, number];
     readonly msghandle_create: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number];
+    readonly msghandle_deltaRoom: (a: number) => number;
     readonly msghandle_fromJSON: (a: number, b: number) => [number, number, number];
     readonly msghandle_getTextContent: (a: number, b: number, c: number) => [number, number];
     readonly msghandle_hasContentBlocks: (a: number, b: any) => number;
@@ -1473,6 +1512,7 @@ export interface InitOutput {
     readonly msghandle_takenBytes: (a: number) => number;
     readonly msghandle_toJSONString: (a: number) => [number, number];
     readonly parseEvent: (a: number, b: number) => [number, number, number, number];
+    readonly sessionhandle_applyDelta: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly sessionhandle_applyJSON: (a: number, b: number, c: number) => [number, number, number, number];
     readonly sessionhandle_checkpoint: (a: number) => [number, number];
     readonly sessionhandle_clearDiagnostics: (a: number) => void;

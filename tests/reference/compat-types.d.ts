@@ -62,8 +62,10 @@ export interface TextBlock {
     /** ISO-8601 end time (`null` while streaming). */
     finished_at?: string | null;
 }
-/** A `thinking` block (a provider's extra keys, such as a signature, are kept at run time). */
+/** A `thinking` block; a provider's extra keys (a `signature`, …) are kept, as in the
+ * reference (`extra="allow"`) and the SDK (its index signature). */
 export interface ThinkingBlock {
+    [key: string]: unknown;
     type: "thinking";
     thinking: string;
     id: string;
@@ -164,8 +166,19 @@ export interface Msg {
 export type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? {
     readonly [K in keyof T]: DeepReadonly<T[K]>;
 } : T;
-/** A message, read-only all the way down. */
-export type ReadonlyMsg = DeepReadonly<Msg>;
+/**
+ * A message, read-only all the way down: what `Chat` / `useChat` hand out
+ * (`chat.messages`) is one, and a {@link Msg} is one. Its free-form maps (`metadata`,
+ * `structured_output`) read as `unknown` values, as the chat types them.
+ */
+export type ReadonlyMsg = DeepReadonly<Omit<Msg, "metadata" | "structured_output">> & {
+    readonly metadata: {
+        readonly [key: string]: unknown;
+    };
+    readonly structured_output: {
+        readonly [key: string]: unknown;
+    } | null;
+};
 /** A content block, read-only all the way down. */
 export type ReadonlyContentBlock = DeepReadonly<ContentBlock>;
 /** What every event has: `id` and `created_at` (on the wire), `metadata` when sent. */

@@ -1,6 +1,9 @@
 /**
  * The stable codes of {@link MsgError}, as the Rust core defines them, plus `freed` (a
  * message used after `free()`), `invalid_argument` (a JS argument of the wrong type),
+ * `not_writable` (a plain message object `agentscope-message/compat`'s in-place
+ * `appendEvent` could not write into: frozen, sealed, a Proxy that refuses; it is left as
+ * it was),
  * `init_failed` (`init()` could not load the .wasm) and `not_initialized` (the explicit
  * entry `agentscope-message/init` used before its `init()` resolved).
  * `unknown_block`, `unknown_reply`, `after_end`, `after_block_end`, `duplicate_block`, `foreign_reply` and
@@ -12,7 +15,7 @@
  * (a reply with no event past `lostRunMs` while the service still says it runs: its
  * instance is likely gone) and `closed` (a chat used after `close()`).
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "not_writable" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -53,6 +56,9 @@ export declare function markFailed(error: MsgError): void;
  * through here, so a method of an existing one needs no check).
  */
 export declare function call<T>(f: () => T): T;
+/** Throws `e`, an error the wasm core threw turned into a {@link MsgError} (for a method
+ * of a handle that exists, called without {@link call}). */
+export declare function rethrow(e: unknown): never;
 /** Throws `invalid_argument` unless `value` is a string. */
 export declare function expectString(value: unknown, what: string): string;
 /** JSON text of an object argument (`JSON.stringify`); `invalid_argument` for anything

@@ -189,3 +189,100 @@ test("the permission and task contexts of a session's state, as the app's panels
   const bad: PermissionContext["mode"] = "sometimes";
   void bad;
 });
+
+// One type family (issue 35, item 6): what an app writes through compat and what `Chat` /
+// `useChat` hand out fit both ways where the data is the same. Checked by `tsc -p tests/ts`
+// here, and by each supported TypeScript (5.9, 6.0, 7) over the same snippet below.
+const oneFamily = `
+import type { Chat, SendBlock } from "../../pkg/dist/chat.js";
+import type { UseChatResult } from "../../pkg/dist/react.js";
+import type { ContentBlock as ChatBlock, MsgJSON } from "../../pkg/dist/message.js";
+import {
+  DataBlock,
+  TextBlock,
+  UserMsg,
+  getContentBlocks,
+  getTextContent,
+  hasContentBlocks,
+  parseMsg,
+  type ContentBlock,
+  type Msg,
+  type ReadonlyContentBlock,
+  type ReadonlyMsg,
+  type ThinkingBlock,
+} from "../../pkg/dist/entry-compat.js";
+
+export async function app(chat: Chat, hook: UseChatResult, block: ContentBlock, view: ReadonlyContentBlock, thinking: ThinkingBlock, mine: Msg): Promise<void> {
+  // blocks built for compat can be sent (Chat.send and useChat().send)
+  const blocks = [TextBlock({ text: "look" }), DataBlock({ source: { type: "url", url: "https://a.example/x.png", media_type: "image/png" } })];
+  await chat.send(blocks);
+  await hook.send(blocks);
+  await chat.send([block, view, thinking]);
+  await hook.send({ content: [block], metadata: mine.metadata });
+  await chat.send(mine);
+  await hook.send(UserMsg({ name: "user", content: "hi" }));
+  // and the chat's own blocks back
+  await chat.send(chat.messages[0]!.content);
+  const sendable: SendBlock = block;
+  // the chat's messages where compat reads messages
+  const shown: readonly ReadonlyMsg[] = chat.messages;
+  const fromHook: readonly ReadonlyMsg[] = hook.messages;
+  const first: ReadonlyMsg = hook.messages[0]!;
+  const text: string | null = getTextContent(first);
+  const calls: string[] = getContentBlocks(chat.messages[0]!, "tool_call").map((c) => c.name);
+  const any: boolean = hasContentBlocks(first, ["text", "data"]);
+  const chatBlock: ChatBlock = chat.messages[0]!.content[0]!;
+  const asView: ReadonlyContentBlock = chatBlock;
+  // compat's messages are read-only views too, and the views are the chat's JSON
+  const mineShown: readonly ReadonlyMsg[] = [mine, ...shown];
+  const asChat: readonly MsgJSON[] = hook.messages;
+  const copy: Msg = parseMsg(first);
+  // the chat's messages are frozen: not a mutable Msg[] (appendEvent / push on them throw)
+  // @ts-expect-error a frozen list is not a mutable Msg[]
+  const mutable: Msg[] = chat.messages;
+  // @ts-expect-error nor is one of its messages a mutable Msg
+  const mutableOne: Msg = first;
+  // @ts-expect-error a read-only view is not writable
+  first.content[0] = block;
+  // @ts-expect-error a user turn takes no unknown block type
+  await chat.send([{ type: "image", url: "x" }]);
+  void [sendable, fromHook, text, calls, any, asView, mineShown, asChat, copy, mutable, mutableOne];
+}
+`;
+
+test("one type family: compat's types and the chat's, under TypeScript 5.9, 6.0 and 7", async () => {
+  const { execFile } = await import("node:child_process");
+  const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { root } = await import("./helpers.ts");
+  mkdirSync(join(root, "target"), { recursive: true });
+  const dir = mkdtempSync(join(root, "target", "compat-family-"));
+  try {
+    // two levels under the root, as the snippet's imports expect
+    writeFileSync(join(dir, "family.ts"), oneFamily);
+    const options = {
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      target: "es2022",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      lib: ["es2022", "dom", "esnext.disposable"],
+      types: ["node", "react"],
+      typeRoots: [join(root, "node_modules/@types")],
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, files: ["family.ts"] }));
+    const compilers = { "5.9": "node_modules/typescript-5.9/bin/tsc", "6.0": "node_modules/typescript-6.0/bin/tsc", "7": "node_modules/typescript/bin/tsc" };
+    const results = await Promise.all(
+      Object.entries(compilers).map(
+        ([version, tsc]) =>
+          new Promise<[string, string]>((resolve) =>
+            execFile("node", [join(root, tsc), "-p", dir, "--pretty", "false"], { cwd: dir, encoding: "utf8" }, (_e, out, err) => resolve([version, `${out}${err}`.trim()])),
+          ),
+      ),
+    );
+    for (const [version, output] of results) assert.equal(output, "", `TypeScript ${version}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
