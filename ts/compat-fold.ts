@@ -37,6 +37,8 @@ interface State {
   header: Map<string, unknown>;
   /** Their JSON text, to tell which ones the next read changed. */
   headerJSON: Map<string, string>;
+  /** The object last written (the immutable form's last result). */
+  latest: Plain | undefined;
   /** The text deltas on their way to the wasm message (see `hot.ts`). */
   deltas: DeltaBatch;
   /** Where the open run of deltas is written: the block (position and object) and the
@@ -91,7 +93,7 @@ function expectPlain(msg: unknown, what: string): Plain {
 
 /** The state `msg` is in sync with, or `undefined` when it must be rebuilt. */
 function inSync(msg: Plain): State | undefined {
-  const s = states.get(msg) ?? states.get(msg.content);
+  const s = lookup(msg);
   if (s === undefined || msg.content !== s.content || msg.content.length !== s.count) return undefined;
   for (const [key, value] of s.header) if (msg[key] !== value) return undefined;
   return s;
@@ -107,7 +109,7 @@ function read(s: State): Changes {
 function rebuild(msg: Plain): State {
   const handle = call(() => MsgHandle.fromJSON(toJSONText(msg, "a message")));
   stats.rebuilds++;
-  const s: State = { handle, content: msg.content, count: msg.content.length, header: new Map(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined };
+  const s: State = { handle, content: msg.content, count: msg.content.length, header: new Map(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined, latest: undefined };
   // the first read hands out everything: what the plain object already holds
   let first: Changes;
   try {
@@ -249,6 +251,7 @@ function writing(s: State, msg: Plain, write: () => void): void {
 
 /** Drops the tie of `msg` to `s` and frees `s`'s wasm message. */
 function untie(s: State, msg: Plain): void {
+  if (recent === s) recent = undefined;
   if (states.get(msg) === s) states.delete(msg);
   if (states.get(msg.content) === s) states.delete(msg.content);
   s.handle.free();
@@ -340,8 +343,31 @@ function growCopy(node: unknown, path: (string | number)[], keep: number | null,
 function tie(s: State, msg: Plain): void {
   s.content = msg.content;
   s.count = msg.content.length;
+  s.latest = msg;
   states.set(msg, s);
   states.set(msg.content, s);
+}
+
+// The state whose latest object is not in `states` yet: a delta of the immutable form makes
+// a new message object per event, and two WeakMap entries per event cost more than the
+// event. They are made once another message's object is folded.
+let recent: State | undefined;
+
+/** {@link tie}, the WeakMap entries made only when another state is tied later. */
+function tieLater(s: State, msg: Plain): void {
+  if (recent !== s) {
+    if (recent?.latest !== undefined) tie(recent, recent.latest);
+    recent = s;
+  }
+  s.content = msg.content;
+  s.count = msg.content.length;
+  s.latest = msg;
+}
+
+/** The state `msg` (or its content list) was tied to, if any. */
+function lookup(msg: Plain): State | undefined {
+  if (recent !== undefined && (recent.latest === msg || recent.content === msg.content)) return recent;
+  return states.get(msg) ?? states.get(msg.content);
 }
 
 /** How `appendEvent` / `appendEventImmutable` treat an event the reducer refuses. */
@@ -388,7 +414,7 @@ function refused(e: unknown, event: EventInput, options: AppendEventOptions | un
 /** The state `msg` is tied to for a text delta: the tie, its content list and the
  * message id only (a delta changes no other field; any other event checks them all). */
 function tiedForDelta(msg: Plain): State | undefined {
-  const s = states.get(msg) ?? states.get(msg.content);
+  const s = lookup(msg);
   if (s === undefined || msg.content !== s.content || msg.content.length !== s.count || msg.id !== s.header.get("id")) return undefined;
   return s;
 }
@@ -528,7 +554,7 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, e: DeltaObject
     if (grown !== undefined) {
       s.deltas.commit(delta);
       stats.tailsWritten++;
-      tie(s, grown.next);
+      tieLater(s, grown.next);
       s.run = grown.run;
       return grown.next;
     }
@@ -549,7 +575,7 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, e: DeltaObject
     return undefined;
   }
   stats.tailsWritten++;
-  tie(s, grown.next);
+  tieLater(s, grown.next);
   s.run = grown.run;
   return grown.next;
 }

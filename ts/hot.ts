@@ -70,7 +70,7 @@ export function deltaKind(event: DeltaObject): number {
 /** What a message's wasm handle offers for text deltas (`MsgHandle`). */
 export interface DeltaSink {
   appendDelta(kind: number, replyId: string | undefined, targetId: string | undefined, delta: string, markRead: boolean): number;
-  appendJoined(text: string, markRead: boolean): number;
+  appendJoined(text: string, markRead: boolean, count: number): number;
   deltaRoom(): number;
   limits(): ArrayLike<number>;
 }
@@ -97,6 +97,7 @@ export class DeltaBatch {
   #room = 0;
   #maxDelta = 0;
   #pending = "";
+  #count = 0;
 
   /** The code of the open run (`4 * block + at`) when a delta of this kind, reply and
    * block may join it; -1 when it must be sent. Changes nothing: {@link DeltaBatch.commit}
@@ -104,6 +105,8 @@ export class DeltaBatch {
   joinable(kind: number, reply: string, target: string, delta: string): number {
     if (this.#code < 0 || kind !== this.#kind || reply !== this.#reply || target !== this.#target) return -1;
     const bytes = delta.length * 3;
+    // (an empty delta changes nothing: it goes alone, as the reducer skips it)
+    if (bytes === 0) return -1;
     return bytes <= this.#maxDelta && bytes <= this.#room ? this.#code : -1;
   }
 
@@ -111,6 +114,7 @@ export class DeltaBatch {
   commit(delta: string): void {
     this.#pending += delta;
     this.#room -= delta.length * 3;
+    this.#count++;
   }
 
   /** Whether joined deltas wait to be sent. */
@@ -153,10 +157,12 @@ export class DeltaBatch {
   flush(sink: DeltaSink, markRead: boolean): number {
     const text = this.#pending;
     const code = this.#code;
+    const count = this.#count;
     this.#code = -1;
     if (text === "") return -1;
     this.#pending = "";
-    const done = sink.appendJoined(text, markRead);
+    this.#count = 0;
+    const done = sink.appendJoined(text, markRead, count);
     return done === code ? done : -2;
   }
 
@@ -166,5 +172,6 @@ export class DeltaBatch {
     this.#target = undefined;
     this.#code = -1;
     this.#pending = "";
+    this.#count = 0;
   }
 }

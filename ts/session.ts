@@ -4,7 +4,7 @@ import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { MsgError, call, capsJSON, expectString, rethrow, toJSONText } from "./errors.js";
-import { deltaKind, type DeltaObject } from "./hot.js";
+import { DeltaBatch, deltaKind, type DeltaObject, type DeltaSink } from "./hot.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
 import { readPartialJson } from "./partial-json.js";
 
@@ -213,10 +213,22 @@ export interface ReadOptions {
  */
 export class Session {
   #handle: SessionHandle | undefined;
-  // the reply and block ids the wasm side holds from the last `applyDelta` (`undefined`:
-  // pass them)
-  #reply: string | undefined;
-  #target: string | undefined;
+  // text deltas on their way to wasm (hot.ts): sent by their parts, a run of one block's
+  // joined while nobody listens; `#sink` is the handle as `DeltaBatch` calls it, with the
+  // event's id and the outcome of the last delta sent alone
+  #deltas = new DeltaBatch();
+  #eventId: string | undefined;
+  #outcome: unknown;
+  #rules: Float64Array | number[] | undefined;
+  #sink: DeltaSink = {
+    appendDelta: (kind, reply, target, delta) => {
+      this.#outcome = this.#handle!.applyDelta(kind, reply, target, this.#eventId, delta);
+      return this.#outcome === true ? 0 : -2;
+    },
+    appendJoined: (text, _markRead, count) => (this.#handle!.applyJoined(text, count) === true ? 0 : -2),
+    deltaRoom: () => this.#handle!.deltaRoom(),
+    limits: () => [this.#joinRules()[0]!],
+  };
   #listeners = new Set<() => void>();
   #snapshot: SessionSnapshot | undefined;
   #revision = -1;
@@ -287,9 +299,30 @@ export class Session {
     return new Session();
   }
 
+  /** The handle, with the deltas joined so far sent (every call but a joined delta's). */
   get #h(): SessionHandle {
-    if (this.#handle === undefined) throw new MsgError("freed", "this session was freed");
-    return this.#handle;
+    const handle = this.#handle;
+    if (handle === undefined) throw new MsgError("freed", "this session was freed");
+    try {
+      this.#deltas.flush(this.#sink, false);
+    } catch (error) {
+      // (the room given makes this never happen: the joined text is then lost)
+      this.#deltas.forget();
+      rethrow(error);
+    }
+    return handle;
+  }
+
+  /** The session's per-delta cap (`Infinity`: none) and whether it deduplicates (1). */
+  #joinRules(): Float64Array | number[] {
+    if (this.#rules === undefined) {
+      // (the raw handle: `#h` would flush the run this may be opening)
+      const handle = this.#handle;
+      if (handle === undefined) throw new MsgError("freed", "this session was freed");
+      const [maxDelta, dedup] = handle.joinRules();
+      this.#rules = [maxDelta || Infinity, dedup!];
+    }
+    return this.#rules;
   }
 
   /**
@@ -434,31 +467,40 @@ export class Session {
    * `"applied"` or the skip code. Throws `MsgError` for a refused event.
    */
   apply(event: AgentEvent | string): Outcome {
-    const h = this.#h;
     if (typeof event === "object" && event !== null) {
       const e = event as DeltaObject;
       const kind = deltaKind(e);
-      if (kind >= 0) {
-        // a text delta crosses as its strings (the ids only when they changed)
+      const handle = this.#handle;
+      if (kind >= 0 && handle !== undefined) {
+        // a text delta crosses as its strings, or joins the run of its block (hot.ts): only
+        // while nobody listens (each apply is told), and never one whose id a deduplicating
+        // session must record
+        const deltas = this.#deltas;
         const reply = e.reply_id as string;
         const target = (kind < 2 ? e.block_id : e.tool_call_id) as string;
-        let outcome: unknown;
+        const delta = e.delta as string;
+        const id = e.id as string | undefined;
+        if (this.#listeners.size === 0 && (id === undefined || this.#joinRules()[1] === 0) && deltas.joinable(kind, reply, target, delta) >= 0) {
+          deltas.commit(delta);
+          return "applied";
+        }
+        this.#eventId = id;
+        this.#outcome = undefined;
         try {
-          outcome = h.applyDelta(kind, reply === this.#reply ? undefined : reply, target === this.#target ? undefined : target, e.id as string | undefined, e.delta as string);
-          this.#reply = reply;
-          this.#target = target;
+          deltas.send(this.#sink, kind, reply, target, delta, false);
         } catch (error) {
-          this.#reply = this.#target = undefined;
           this.#notify();
           rethrow(error);
         }
         // `undefined`: the session keeps events' text (`keepEvents`), which needs the JSON
+        const outcome = this.#outcome;
         if (outcome !== undefined) {
           this.#notify();
           return outcome === true ? "applied" : (outcome as Outcome);
         }
       }
     }
+    const h = this.#h;
     const json = typeof event === "string" ? event : toJSONText(event, "an event");
     try {
       return call(() => h.applyJSON(json)) as Outcome;
@@ -621,7 +663,7 @@ export class Session {
     if (typeof listener !== "function") throw new MsgError("invalid_argument", "a listener must be a function");
     if (this.#handle === undefined) return () => {};
     // changes made while nobody listened are not announced (#notify skips them)
-    if (this.#listeners.size === 0) this.#notified = this.#handle.revision();
+    if (this.#listeners.size === 0) this.#notified = this.#h.revision();
     this.#listeners.add(listener);
     return () => {
       this.#listeners.delete(listener);
@@ -640,7 +682,7 @@ export class Session {
     const h = this.#handle;
     // after free() the last snapshot stays readable (a UI may render once more)
     if (h === undefined) return this.#snapshot ?? FREED;
-    const revision = h.revision();
+    const revision = this.#h.revision();
     if (this.#snapshot !== undefined && revision === this.#revision) return this.#snapshot;
     // MsgError `limit_exceeded` when a string of it would be longer than a JS string may
     // be (or no memory is left for it): nothing is read, the session stays usable

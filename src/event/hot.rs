@@ -156,6 +156,11 @@ impl HotDelta {
         *self = next;
     }
 
+    /// The event held now (with the last delta given).
+    pub(crate) fn event(&self) -> &AgentEvent {
+        &self.event
+    }
+
     /// The block id (`block_id`, or `tool_call_id`).
     pub(crate) fn target(&self) -> &str {
         match &self.event {

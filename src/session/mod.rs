@@ -603,6 +603,35 @@ impl Session {
         }))
     }
 
+    /// The message of reply `reply_id` and the matching its events use, for the wasm
+    /// binding's run of joined deltas (`SessionHandle.applyDelta` / `applyJoined`).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn reply_msg(&mut self, reply_id: &str) -> Option<(&mut Msg, Matching)> {
+        let i = self.reply_index(reply_id)?;
+        let matching = self.options.matching();
+        Some((&mut self.replies[i].msg, matching))
+    }
+
+    /// [`Session::apply_parts`] for `count` deltas of one block joined into one event
+    /// (each within the per-delta cap when it was joined, which is not applied to the
+    /// joined text); the session counts `count` events.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn apply_joined(&mut self, event: &AgentEvent, count: u32) -> Option<Result<Outcome, SessionError>> {
+        let reply_id = event.reply_id()?;
+        let (msg, _) = self.reply_msg(reply_id)?;
+        let limits = msg.limits();
+        msg.set_limits(Limits {
+            max_delta_bytes: 0,
+            ..limits
+        });
+        self.events = self.events.saturating_add(count.saturating_sub(1) as usize);
+        let result = self.apply_parts(event, false);
+        if let Some((msg, _)) = self.reply_msg(reply_id) {
+            msg.set_limits(limits);
+        }
+        result
+    }
+
     /// Parses one event from wire JSON and applies it (an absent `id` is never
     /// deduplicated; an unknown `type` is skipped with a diagnostic, or refused when
     /// strict).

@@ -18,6 +18,9 @@ pub struct SessionHandle {
     read_at: Option<u64>,
     /// the event `applyDelta` fills in
     hot: HotDelta,
+    /// whether the last `applyDelta` / `applyJoined` appended exactly its delta to its
+    /// block's string, with no diagnostic (a run of deltas may then join: `deltaRoom`)
+    exact: bool,
 }
 
 impl SessionHandle {
@@ -27,6 +30,7 @@ impl SessionHandle {
             readers: Vec::new(),
             read_at: None,
             hot: HotDelta::new(),
+            exact: false,
         }
     }
 }
@@ -121,14 +125,84 @@ impl SessionHandle {
         if let Some(target_id) = target_id {
             self.hot.set_target(&target_id);
         }
-        let had_id = id.is_some();
         self.hot.set_id(id.as_deref().unwrap_or(""));
-        match self.session.apply_parts(self.hot.with_delta(delta), had_id) {
-            None => Ok(JsValue::UNDEFINED),
-            Some(Ok(crate::Outcome::Applied)) => Ok(JsValue::TRUE),
-            Some(Ok(outcome)) => Ok(outcome.code().into()),
-            Some(Err(e)) => Err(js_session_error(&e)),
+        self.apply_hot(delta, None, id.is_some())
+    }
+
+    /// Applies `text`, `count` deltas the TS layer joined (each within the per-delta cap,
+    /// together within `deltaRoom()`), to the block of the last `applyDelta`, as one event
+    /// counted `count` times. Returns as `applyDelta`.
+    #[wasm_bindgen(js_name = applyJoined)]
+    pub fn apply_joined(&mut self, text: &str, count: u32) -> Result<JsValue, JsValue> {
+        self.hot.set_id("");
+        self.apply_hot(text, Some(count), false)
+    }
+
+    /// The per-delta cap (`max_delta_bytes`, 0: none) and whether the session
+    /// deduplicates (`dedup`), for the TS layer's runs of joined deltas (an event with an
+    /// `id` of a deduplicating session is never joined: its id must be recorded).
+    #[wasm_bindgen(js_name = joinRules)]
+    pub fn join_rules(&self) -> Vec<f64> {
+        let o = self.session.options();
+        vec![o.max_delta_bytes as f64, if o.dedup { 1.0 } else { 0.0 }]
+    }
+
+    /// The UTF-8 bytes the block of the last `applyDelta` may take in further deltas with
+    /// nothing refusing them and nothing to report (see the core's `Msg::tail_room`), when
+    /// that call appended exactly its delta with no diagnostic; else 0.
+    #[wasm_bindgen(js_name = deltaRoom)]
+    pub fn delta_room(&mut self) -> f64 {
+        if !self.exact {
+            return 0.0;
         }
+        let kind = self.hot.kind().block_kind();
+        let (Some(reply_id), target) = (self.hot.event().reply_id(), self.hot.target()) else {
+            return 0.0;
+        };
+        let Some((msg, matching)) = self.session.reply_msg(reply_id) else {
+            return 0.0;
+        };
+        match msg.find_block_at(kind, target, matching.newest(kind)) {
+            Some(i) => msg.tail_room(i) as f64,
+            None => 0.0,
+        }
+    }
+
+    fn apply_hot(&mut self, delta: &str, joined: Option<u32>, had_id: bool) -> Result<JsValue, JsValue> {
+        self.exact = false;
+        let kind = self.hot.kind().block_kind();
+        // the block the delta grows, as the reducer finds it, and its string's length
+        let (reply_id, target) = (self.hot.event().reply_id().unwrap_or_default(), self.hot.target());
+        let before = self.session.reply_msg(reply_id).and_then(|(msg, matching)| {
+            let i = msg.find_block_at(kind, target, matching.newest(kind))?;
+            let (at, text) = msg.content()[i].streamed()?;
+            Some((i, at, text.len(), msg.revision()))
+        });
+        let diagnostics = self.session.diagnostics().len();
+        let event = self.hot.with_delta(delta);
+        let result = match joined {
+            None => self.session.apply_parts(event, had_id),
+            Some(count) => self.session.apply_joined(event, count),
+        };
+        let outcome = match result {
+            None => return Ok(JsValue::UNDEFINED),
+            Some(Err(e)) => return Err(js_session_error(&e)),
+            Some(Ok(outcome)) => outcome,
+        };
+        if outcome != crate::Outcome::Applied {
+            return Ok(outcome.code().into());
+        }
+        if let Some((i, at, len, revision)) = before
+            && self.session.diagnostics().len() == diagnostics
+            && let Some(reply_id) = self.hot.event().reply_id()
+            && let Some((msg, _)) = self.session.reply_msg(reply_id)
+        {
+            self.exact = msg.revision() == revision + 1
+                && msg.content()[i]
+                    .streamed()
+                    .is_some_and(|(now, text)| now == at && text.len() == len + delta.len() && text.ends_with(delta));
+        }
+        Ok(JsValue::TRUE)
     }
 
     /// Adds (or replaces) a message that events with its id as `reply_id` go to (see the

@@ -1354,6 +1354,12 @@ export class SessionHandle {
      */
     applyJSON(json: string): string;
     /**
+     * Applies `text`, `count` deltas the TS layer joined (each within the per-delta cap,
+     * together within `deltaRoom()`), to the block of the last `applyDelta`, as one event
+     * counted `count` times. Returns as `applyDelta`.
+     */
+    applyJoined(text: string, count: number): any;
+    /**
      * The checkpoint JSON text.
      */
     checkpoint(): string;
@@ -1366,6 +1372,12 @@ export class SessionHandle {
      * `MsgError` (`invalid_argument`) for unknown or mistyped options.
      */
     static create(options_json: string): SessionHandle;
+    /**
+     * The UTF-8 bytes the block of the last `applyDelta` may take in further deltas with
+     * nothing refusing them and nothing to report (see the core's `Msg::tail_room`), when
+     * that call appended exactly its delta with no diagnostic; else 0.
+     */
+    deltaRoom(): number;
     /**
      * Number of diagnostics held.
      */
@@ -1405,6 +1417,12 @@ export class SessionHandle {
      * an unknown reply and for a message added with `insert`).
      */
     isEnded(reply_id: string): boolean;
+    /**
+     * The per-delta cap (`max_delta_bytes`, 0: none) and whether the session
+     * deduplicates (`dedup`), for the TS layer's runs of joined deltas (an event with an
+     * `id` of a deduplicating session is never joined: its id must be recorded).
+     */
+    joinRules(): Float64Array;
     /**
      * The SSE id of the last event handled, or `undefined`.
      */
@@ -1514,9 +1532,11 @@ export interface InitOutput {
     readonly parseEvent: (a: number, b: number) => [number, number, number, number];
     readonly sessionhandle_applyDelta: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number) => [number, number, number];
     readonly sessionhandle_applyJSON: (a: number, b: number, c: number) => [number, number, number, number];
+    readonly sessionhandle_applyJoined: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly sessionhandle_checkpoint: (a: number) => [number, number];
     readonly sessionhandle_clearDiagnostics: (a: number) => void;
     readonly sessionhandle_create: (a: number, b: number) => [number, number, number];
+    readonly sessionhandle_deltaRoom: (a: number) => number;
     readonly sessionhandle_diagnosticCount: (a: number) => number;
     readonly sessionhandle_diagnosticsJSON: (a: number, b: number) => [number, number];
     readonly sessionhandle_end: (a: number) => [number, number, number];
@@ -1526,6 +1546,7 @@ export interface InitOutput {
     readonly sessionhandle_framing: (a: number) => [number, number];
     readonly sessionhandle_insert: (a: number, b: number, c: number) => [number, number];
     readonly sessionhandle_isEnded: (a: number, b: number, c: number) => number;
+    readonly sessionhandle_joinRules: (a: number) => [number, number];
     readonly sessionhandle_lastEventId: (a: number) => [number, number];
     readonly sessionhandle_messageJSON: (a: number, b: number) => [number, number];
     readonly sessionhandle_pushBytes: (a: number, b: number, c: number) => [number, number];
