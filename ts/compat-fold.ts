@@ -35,8 +35,9 @@ interface State {
   count: number;
   /** The header values last written, by key (identity: an app's change is seen). */
   header: Map<string, unknown>;
-  /** Their JSON text, to tell which ones the next read changed. */
-  headerJSON: Map<string, string>;
+  /** Their JSON text (a string, number or null as itself), to tell which ones the next
+   * read changed. */
+  headerJSON: Map<string, unknown>;
   /** The object last written (the immutable form's last result). */
   latest: Plain | undefined;
   /** The text deltas on their way to the wasm message (see `hot.ts`). */
@@ -120,7 +121,7 @@ function rebuild(msg: Plain): State {
   }
   for (const [key, value] of Object.entries(first.header)) {
     if (key === "content") continue;
-    s.headerJSON.set(key, JSON.stringify(value));
+    s.headerJSON.set(key, headerJSON(value));
     s.header.set(key, msg[key]);
   }
   return s;
@@ -161,11 +162,18 @@ function stateFor(msg: Plain, json: string): State | undefined {
   return rebuild(msg);
 }
 
+/** What a header value is compared by: a string, number or null itself, an object its
+ * JSON text. */
+function headerJSON(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : value;
+}
+
 /** Writes the header keys whose value changed into `target`; records what was written. */
 function writeHeader(s: State, header: Record<string, unknown>, target: Plain): void {
-  for (const [key, value] of Object.entries(header)) {
-    if (key === "content") continue;
-    const json = JSON.stringify(value);
+  for (const key in header) {
+    if (key === "content" || !Object.hasOwn(header, key)) continue;
+    const value = header[key];
+    const json = headerJSON(value);
     if (s.headerJSON.get(key) !== json) {
       put(target, key, value);
       s.headerJSON.set(key, json);

@@ -91,6 +91,10 @@ pub(super) fn decode(json: &str) -> Option<Decoded> {
     if json.bytes().any(|b| b < 0x20) {
         return None;
     }
+    // any other event is read once, by the full decoder, not first half-read here
+    if !json.as_bytes().windows(7).any(|w| w == b"_DELTA\"") {
+        return None;
+    }
     let hot: Hot = serde_json::from_str(json).ok()?;
     let Hot {
         event_type,
