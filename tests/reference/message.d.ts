@@ -135,6 +135,12 @@ export declare class Msg {
      * past one of its {@link Msg.limits}); the message is then unchanged. The event's text
      * is copied into wasm whole: for a stream from the network, a `Session` caps each frame
      * before it is copied in.
+     *
+     * Cost: a text delta object (`TEXT_BLOCK_DELTA`, `THINKING_BLOCK_DELTA`,
+     * `TOOL_CALL_DELTA`, `TOOL_RESULT_TEXT_DELTA` of the wire's shape) crosses as its strings,
+     * and the deltas of one block are joined into one text until the next other call on this
+     * message (a read, another event), within what no cap can refuse: about the cost of a
+     * plain-JS `text += delta` (docs/benchmarks.md). Any other event crosses as JSON text.
      */
     appendEvent(event: AgentEvent | string): this;
     /**

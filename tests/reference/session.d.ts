@@ -214,6 +214,11 @@ export declare class Session {
     /**
      * Applies one event (an object or its wire JSON text) and tells what happened:
      * `"applied"` or the skip code. Throws `MsgError` for a refused event.
+     *
+     * Cost: a text delta object crosses as its strings; while no listener is subscribed, the
+     * deltas of one block are joined into one text until the next other call (as
+     * `Msg.appendEvent`; never one whose `id` a `dedup` session records). Any other event
+     * crosses as JSON text.
      */
     apply(event: AgentEvent | string): Outcome;
     /**
