@@ -8,7 +8,7 @@
 import { MsgHandle, parseEvent as wasmParseEvent } from "./wasm/agentscope_message.js";
 import { MsgError, call, rethrow, toJSONText, type MsgErrorCode } from "./errors.js";
 import type { EventInput } from "./compat-types.js";
-import { DeltaBatch, deltaKind, type DeltaObject } from "./hot.js";
+import { DeltaBatch, deltaKind, parts, type DeltaObject } from "./hot.js";
 
 /** A plain message as this module needs it: an object with a `content` list. */
 interface Plain {
@@ -470,18 +470,14 @@ function tailOf(content: unknown[], code: number): Run | undefined {
   return { index, block, holder: holder as Record<string, unknown>, key };
 }
 
-/** The text deltas of the message's parts, with the run's when it joins. */
-function deltaParts(kind: number, e: DeltaObject): [string, string, string] {
-  return [e.reply_id as string, (kind < 2 ? e.block_id : e.tool_call_id) as string, e.delta as string];
-}
 
 /**
  * A text delta folded in place into the message `s` is tied to (see `hot.ts`): joined to
  * the open run (written into the plain string, sent to wasm later), or sent alone and its
  * change written. False when the object must be rebuilt (the general path does it).
  */
-function foldDeltaInPlace(s: State, plain: Plain, kind: number, e: DeltaObject): boolean {
-  const [reply, target, delta] = deltaParts(kind, e);
+function foldDeltaInPlace(s: State, plain: Plain, kind: number): boolean {
+  const { reply, target, delta } = parts;
   const run = s.run;
   if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
     const old = run.holder[run.key];
@@ -554,8 +550,8 @@ function grownCopy(plain: Plain, tail: Run, delta: string): { next: Plain; run: 
 
 /** {@link foldDeltaInPlace} for {@link appendEventImmutable}: the next object, or
  * `undefined` when the general path must rebuild. */
-function foldDeltaImmutable(s: State, plain: Plain, kind: number, e: DeltaObject): Plain | undefined {
-  const [reply, target, delta] = deltaParts(kind, e);
+function foldDeltaImmutable(s: State, plain: Plain, kind: number): Plain | undefined {
+  const { reply, target, delta } = parts;
   const run = s.run;
   if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
     const grown = grownCopy(plain, run, delta);
@@ -595,7 +591,7 @@ function foldInPlace(plain: Plain, event: EventInput): void {
     const kind = deltaKind(e);
     if (kind >= 0) {
       const s = tiedForDelta(plain);
-      if (s !== undefined && foldDeltaInPlace(s, plain, kind, e)) return;
+      if (s !== undefined && foldDeltaInPlace(s, plain, kind)) return;
     }
   }
   const json = eventText(event);
@@ -699,7 +695,7 @@ function foldImmutable(plain: Plain, event: EventInput): Plain {
     const kind = deltaKind(e);
     if (kind >= 0) {
       const s = tiedForDelta(plain);
-      const next = s === undefined ? undefined : foldDeltaImmutable(s, plain, kind, e);
+      const next = s === undefined ? undefined : foldDeltaImmutable(s, plain, kind);
       if (next !== undefined) return next;
     }
   }

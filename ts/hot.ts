@@ -32,39 +32,53 @@ export interface DeltaObject {
   toJSON?: unknown;
 }
 
+/** The parts {@link deltaKind} read off its last event (each read once). */
+export const parts = { reply: "", target: "", delta: "", id: undefined as string | undefined };
+
 /**
  * The kind the wasm side numbers (0 `TEXT_BLOCK_DELTA`, 1 `THINKING_BLOCK_DELTA`, 2
- * `TOOL_CALL_DELTA`, 3 `TOOL_RESULT_TEXT_DELTA`) of an event object whose wire JSON the
- * decoder would read as exactly its parts: string `reply_id`, block or tool call id and
- * `delta`, each without a lone surrogate (JSON text keeps one as an escape, the wasm
- * boundary would not); `id` and `created_at` absent or strings; `metadata` absent or
- * `{}`; no `toJSON`. -1 for any other value: it goes as JSON text.
+ * `TOOL_CALL_DELTA`, 3 `TOOL_RESULT_TEXT_DELTA`) of a plain event object (its prototype
+ * `Object.prototype`) whose wire JSON the decoder would read as exactly its parts: string
+ * `reply_id`, block or tool call id and `delta`, each without a lone surrogate (JSON text
+ * keeps one as an escape, the wasm boundary would not); `id` and `created_at` absent or
+ * strings; `metadata` absent or `{}`; no `toJSON`. The parts are left in {@link parts},
+ * each property read once (as `JSON.stringify` reads it). -1 for any other value (and for
+ * one whose getter throws): it goes as JSON text.
  */
 export function deltaKind(event: DeltaObject): number {
-  let kind: number;
-  switch (event.type) {
-    case "TEXT_BLOCK_DELTA":
-      kind = 0;
-      break;
-    case "THINKING_BLOCK_DELTA":
-      kind = 1;
-      break;
-    case "TOOL_CALL_DELTA":
-      kind = 2;
-      break;
-    case "TOOL_RESULT_TEXT_DELTA":
-      kind = 3;
-      break;
-    default:
-      return -1;
+  try {
+    if (Object.getPrototypeOf(event) !== Object.prototype) return -1;
+    let kind: number;
+    switch (event.type) {
+      case "TEXT_BLOCK_DELTA":
+        kind = 0;
+        break;
+      case "THINKING_BLOCK_DELTA":
+        kind = 1;
+        break;
+      case "TOOL_CALL_DELTA":
+        kind = 2;
+        break;
+      case "TOOL_RESULT_TEXT_DELTA":
+        kind = 3;
+        break;
+      default:
+        return -1;
+    }
+    const { delta, reply_id: reply, id, created_at: at } = event;
+    const target = kind < 2 ? event.block_id : event.tool_call_id;
+    if (typeof delta !== "string" || typeof reply !== "string" || typeof target !== "string") return -1;
+    if ((id !== undefined && typeof id !== "string") || (at !== undefined && typeof at !== "string")) return -1;
+    if (event.toJSON !== undefined || !emptyMetadata(event.metadata)) return -1;
+    if (!wellFormed(delta) || !wellFormed(reply) || !wellFormed(target)) return -1;
+    parts.reply = reply;
+    parts.target = target;
+    parts.delta = delta;
+    parts.id = id;
+    return kind;
+  } catch {
+    return -1;
   }
-  const { delta, reply_id: reply, id, created_at: at } = event;
-  const target = kind < 2 ? event.block_id : event.tool_call_id;
-  if (typeof delta !== "string" || typeof reply !== "string" || typeof target !== "string") return -1;
-  if ((id !== undefined && typeof id !== "string") || (at !== undefined && typeof at !== "string")) return -1;
-  if (event.toJSON !== undefined || !emptyMetadata(event.metadata)) return -1;
-  if (!wellFormed(delta) || !wellFormed(reply) || !wellFormed(target)) return -1;
-  return kind;
 }
 
 /** What a message's wasm handle offers for text deltas (`MsgHandle`). */

@@ -9,7 +9,7 @@ import type { ReplyFinishedReason, Role } from "./wasm/agentscope_message.js";
 import type { AgentEvent } from "./wasm/agentscope_message.js";
 import { MsgError, call, capsJSON, expectString, rethrow, toJSONText } from "./errors.js";
 import { applyChanges, type MessageChanges } from "./snapshot.js";
-import { DeltaBatch, deltaKind, type DeltaObject } from "./hot.js";
+import { DeltaBatch, deltaKind, parts, type DeltaObject } from "./hot.js";
 
 export { EventType } from "./event-type.js";
 export { MsgError, type MsgErrorCode } from "./errors.js";
@@ -203,9 +203,7 @@ export class Msg {
         const handle = this.#handle;
         if (handle === undefined) throw new MsgError("freed", "this message was freed");
         const deltas = this.#deltas;
-        const reply = e.reply_id as string;
-        const target = (kind < 2 ? e.block_id : e.tool_call_id) as string;
-        const delta = e.delta as string;
+        const { reply, target, delta } = parts;
         if (deltas.joinable(kind, reply, target, delta) >= 0) {
           deltas.commit(delta);
           return this;

@@ -4,7 +4,7 @@ import { SessionHandle, splitEvents as wasmSplitEvents } from "./wasm/agentscope
 import type { AgentEvent } from "./event.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { MsgError, call, capsJSON, expectString, rethrow, toJSONText } from "./errors.js";
-import { DeltaBatch, deltaKind, type DeltaObject, type DeltaSink } from "./hot.js";
+import { DeltaBatch, deltaKind, parts, type DeltaObject, type DeltaSink } from "./hot.js";
 import { applyChanges, deepFreeze, type MessageChanges } from "./snapshot.js";
 import { readPartialJson } from "./partial-json.js";
 
@@ -481,10 +481,7 @@ export class Session {
         // while nobody listens (each apply is told), and never one whose id a deduplicating
         // session must record
         const deltas = this.#deltas;
-        const reply = e.reply_id as string;
-        const target = (kind < 2 ? e.block_id : e.tool_call_id) as string;
-        const delta = e.delta as string;
-        const id = e.id as string | undefined;
+        const { reply, target, delta, id } = parts;
         if (this.#listeners.size === 0 && (id === undefined || this.#joinRules()[1] === 0) && deltas.joinable(kind, reply, target, delta) >= 0) {
           deltas.commit(delta);
           return "applied";

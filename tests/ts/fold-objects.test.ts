@@ -197,3 +197,35 @@ test("a run of deltas crosses into wasm as one text: the reads between deltas se
   msg.free();
   assert.ok(Msg);
 });
+
+test("an event object is read as JSON.stringify reads it: each property once, a throwing getter or a class instance as JSON text", () => {
+  const text = new AssistantMsg({ ...START, content: [] });
+  const object = new AssistantMsg({ ...START, content: [] });
+  for (const m of [text, object]) m.appendEvent({ type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" } as never);
+  // a getter read once: "a", then "b" (a second read would give "b" where the JSON has "a")
+  let reads = 0;
+  const once = { type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", get delta() { return reads++ === 0 ? "a" : "b"; } };
+  object.appendEvent(once as never);
+  text.appendEvent(JSON.stringify({ type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "a" }));
+  assert.equal(reads, 1);
+  // a getter that throws: MsgError invalid_argument, as JSON.stringify's throw is
+  const throwing = { type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", get delta(): string { throw new Error("no"); } };
+  assert.throws(() => object.appendEvent(throwing as never), (e: unknown) => e instanceof MsgError && e.code === "invalid_argument");
+  // a class instance whose delta is a prototype getter: JSON.stringify leaves it out, so
+  // the event has no delta (invalid_event), whatever the getter gives
+  class Ev {
+    type = "TEXT_BLOCK_DELTA";
+    reply_id = "r";
+    block_id = "t";
+    get delta() {
+      return "x";
+    }
+  }
+  const want = outcome(() => text.appendEvent(JSON.stringify(new Ev())));
+  assert.equal(want, "invalid_event");
+  assert.equal(outcome(() => object.appendEvent(new Ev() as never)), want);
+  assert.deepEqual(object.toJSON(), text.toJSON());
+  assert.equal(object.getTextContent(), "a");
+  text.free();
+  object.free();
+});
