@@ -34,7 +34,7 @@ interface State {
   /** Its length then. */
   count: number;
   /** The header values last written, by key (identity: an app's change is seen). */
-  header: Map<string, unknown>;
+  header: { keys: string[]; values: unknown[] };
   /** Their JSON text (a string, number or null as itself), to tell which ones the next
    * read changed. */
   headerJSON: Map<string, unknown>;
@@ -96,7 +96,7 @@ function expectPlain(msg: unknown, what: string): Plain {
 function inSync(msg: Plain): State | undefined {
   const s = lookup(msg);
   if (s === undefined || msg.content !== s.content || msg.content.length !== s.count) return undefined;
-  for (const [key, value] of s.header) if (msg[key] !== value) return undefined;
+  if (!headerSame(s, msg)) return undefined;
   return s;
 }
 
@@ -110,7 +110,7 @@ function read(s: State): Changes {
 function rebuild(msg: Plain): State {
   const handle = call(() => MsgHandle.fromJSON(toJSONText(msg, "a message")));
   stats.rebuilds++;
-  const s: State = { handle, content: msg.content, count: msg.content.length, header: new Map(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined, latest: undefined };
+  const s: State = { handle, content: msg.content, count: msg.content.length, header: { keys: [], values: [] }, headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined, latest: undefined };
   // the first read hands out everything: what the plain object already holds
   let first: Changes;
   try {
@@ -122,7 +122,7 @@ function rebuild(msg: Plain): State {
   for (const [key, value] of Object.entries(first.header)) {
     if (key === "content") continue;
     s.headerJSON.set(key, headerJSON(value));
-    s.header.set(key, msg[key]);
+    headerSet(s, key, msg[key]);
   }
   return s;
 }
@@ -162,6 +162,23 @@ function stateFor(msg: Plain, json: string): State | undefined {
   return rebuild(msg);
 }
 
+/** Whether `msg`'s header fields are the values last written (an app's change is seen). */
+function headerSame(s: State, msg: Plain): boolean {
+  const { keys, values } = s.header;
+  for (let i = 0; i < keys.length; i++) if (msg[keys[i]!] !== values[i]) return false;
+  return true;
+}
+
+/** Records `value` as the one last written at header `key`. */
+function headerSet(s: State, key: string, value: unknown): void {
+  const { keys, values } = s.header;
+  const i = keys.indexOf(key);
+  if (i < 0) {
+    keys.push(key);
+    values.push(value);
+  } else values[i] = value;
+}
+
 /** What a header value is compared by: a string, number or null itself, an object its
  * JSON text. */
 function headerJSON(value: unknown): unknown {
@@ -178,7 +195,7 @@ function writeHeader(s: State, header: Record<string, unknown>, target: Plain): 
       put(target, key, value);
       s.headerJSON.set(key, json);
     }
-    s.header.set(key, own(target, key));
+    headerSet(s, key, own(target, key));
   }
 }
 
@@ -419,11 +436,11 @@ function refused(e: unknown, event: EventInput, options: AppendEventOptions | un
   }
 }
 
-/** The state `msg` is tied to for a text delta: the tie, its content list and the
- * message id only (a delta changes no other field; any other event checks them all). */
+/** The state `msg` is tied to for a text delta: the tie, its content list and its header
+ * fields (an app's change of one rebuilds the message, as for any event). */
 function tiedForDelta(msg: Plain): State | undefined {
   const s = lookup(msg);
-  if (s === undefined || msg.content !== s.content || msg.content.length !== s.count || msg.id !== s.header.get("id")) return undefined;
+  if (s === undefined || msg.content !== s.content || msg.content.length !== s.count || !headerSame(s, msg)) return undefined;
   return s;
 }
 
@@ -476,8 +493,7 @@ function tailOf(content: unknown[], code: number): Run | undefined {
  * the open run (written into the plain string, sent to wasm later), or sent alone and its
  * change written. False when the object must be rebuilt (the general path does it).
  */
-function foldDeltaInPlace(s: State, plain: Plain, kind: number): boolean {
-  const { reply, target, delta } = parts;
+function foldDeltaInPlace(s: State, plain: Plain, kind: number, reply: string, target: string, delta: string): boolean {
   const run = s.run;
   if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
     const old = run.holder[run.key];
@@ -550,8 +566,7 @@ function grownCopy(plain: Plain, tail: Run, delta: string): { next: Plain; run: 
 
 /** {@link foldDeltaInPlace} for {@link appendEventImmutable}: the next object, or
  * `undefined` when the general path must rebuild. */
-function foldDeltaImmutable(s: State, plain: Plain, kind: number): Plain | undefined {
-  const { reply, target, delta } = parts;
+function foldDeltaImmutable(s: State, plain: Plain, kind: number, reply: string, target: string, delta: string): Plain | undefined {
   const run = s.run;
   if (run !== undefined && s.deltas.joinable(kind, reply, target, delta) >= 0 && plain.content[run.index] === run.block) {
     const grown = grownCopy(plain, run, delta);
@@ -590,8 +605,10 @@ function foldInPlace(plain: Plain, event: EventInput): void {
     const e = event as DeltaObject;
     const kind = deltaKind(e);
     if (kind >= 0) {
+      // (the parts copied before the tie is looked up: a getter of the message may fold)
+      const { reply, target, delta } = parts;
       const s = tiedForDelta(plain);
-      if (s !== undefined && foldDeltaInPlace(s, plain, kind)) return;
+      if (s !== undefined && foldDeltaInPlace(s, plain, kind, reply, target, delta)) return;
     }
   }
   const json = eventText(event);
@@ -694,8 +711,9 @@ function foldImmutable(plain: Plain, event: EventInput): Plain {
     const e = event as DeltaObject;
     const kind = deltaKind(e);
     if (kind >= 0) {
+      const { reply, target, delta } = parts;
       const s = tiedForDelta(plain);
-      const next = s === undefined ? undefined : foldDeltaImmutable(s, plain, kind);
+      const next = s === undefined ? undefined : foldDeltaImmutable(s, plain, kind, reply, target, delta);
       if (next !== undefined) return next;
     }
   }

@@ -39,11 +39,14 @@ export const parts = { reply: "", target: "", delta: "", id: undefined as string
  * The kind the wasm side numbers (0 `TEXT_BLOCK_DELTA`, 1 `THINKING_BLOCK_DELTA`, 2
  * `TOOL_CALL_DELTA`, 3 `TOOL_RESULT_TEXT_DELTA`) of a plain event object (its prototype
  * `Object.prototype`) whose wire JSON the decoder would read as exactly its parts: string
- * `reply_id`, block or tool call id and `delta`, each without a lone surrogate (JSON text
- * keeps one as an escape, the wasm boundary would not); `id` and `created_at` absent or
- * strings; `metadata` absent or `{}`; no `toJSON`. The parts are left in {@link parts},
- * each property read once (as `JSON.stringify` reads it). -1 for any other value (and for
- * one whose getter throws): it goes as JSON text.
+ * `reply_id`, block or tool call id and `delta`; `id` and `created_at` absent or strings;
+ * no string with a lone surrogate (JSON text keeps one as an escape, the wasm boundary
+ * would not); `metadata` absent or `{}`; no `toJSON`. The parts are left in {@link parts},
+ * each property read once (as `JSON.stringify` reads it); copy them out before any other
+ * code runs. -1 for any other value (and for one whose getter throws): it goes as JSON
+ * text. (A non-enumerable own property, or a key a Proxy hides from `Object.keys`, which
+ * `JSON.stringify` leaves out, is read here: checking each property's enumerability would
+ * cost more than the rest of the fold of a delta.)
  */
 export function deltaKind(event: DeltaObject): number {
   try {
@@ -71,6 +74,7 @@ export function deltaKind(event: DeltaObject): number {
     if ((id !== undefined && typeof id !== "string") || (at !== undefined && typeof at !== "string")) return -1;
     if (event.toJSON !== undefined || !emptyMetadata(event.metadata)) return -1;
     if (!wellFormed(delta) || !wellFormed(reply) || !wellFormed(target)) return -1;
+    if ((id !== undefined && !wellFormed(id)) || (at !== undefined && !wellFormed(at))) return -1;
     parts.reply = reply;
     parts.target = target;
     parts.delta = delta;

@@ -43,7 +43,7 @@ const event: fc.Arbitrary<Ev> = fc.oneof(
       .map(({ kind, reply, target, delta, metadata, id }) => {
         const e: Ev = { type: kind, reply_id: reply, [kind.startsWith("TOOL") ? "tool_call_id" : "block_id"]: target, delta };
         if (metadata !== undefined) e.metadata = metadata;
-        if (id) e.id = `d${n++}`;
+        if (id) e.id = n % 7 === 0 ? `d${n++}\ud800` : `d${n++}`;
         return e;
       }),
   },
@@ -133,6 +133,7 @@ test("Msg.appendEvent and Session.apply fold event objects as their wire JSON te
           assert.equal(sa, sb);
           assert.equal(a, b);
           if (typeof e.id === "string" && /^[dr]/.test(e.id)) replays.push(e);
+          if (typeof e.id === "string" && e.id.endsWith("\ud800")) replays.push({ ...e, id: e.id.replace("\ud800", "\ud801") });
         }
         // a replay of an earlier delta (a reconnect's): the same outcome both ways
         const again = replays.at(-2);
@@ -228,4 +229,21 @@ test("an event object is read as JSON.stringify reads it: each property once, a 
   assert.equal(object.getTextContent(), "a");
   text.free();
   object.free();
+});
+
+test("compat: a header field the app changed is seen by a delta as by any event (the message rebuilt and validated)", () => {
+  for (const immutable of [false, true]) {
+    const byObject = compat.AssistantMsg({ ...START, content: [] });
+    compat.appendEvent(byObject, { type: "TEXT_BLOCK_START", reply_id: "r", block_id: "t" } as never);
+    compat.appendEvent(byObject, { type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "x" } as never);
+    const byText = structuredClone(byObject);
+    for (const m of [byObject, byText]) (m as { role: string }).role = "robot";
+    const delta = { type: "TEXT_BLOCK_DELTA", reply_id: "r", block_id: "t", delta: "y" };
+    const strict = { strict: true };
+    const fold = (m: compat.Msg, e: unknown) => (immutable ? compat.appendEventImmutable(m, e as never, strict) : compat.appendEvent(m, e as never, strict));
+    const want = outcome(() => fold(byText, JSON.stringify(delta)));
+    assert.equal(want, "invalid_role");
+    assert.equal(outcome(() => fold(byObject, delta)), want);
+    assert.equal((byObject.content[0] as { text: string }).text, "x");
+  }
 });
