@@ -6,6 +6,8 @@
 //   (c) immut.    compat's appendEventImmutable
 //   (d) Msg       `Msg.appendEvent` (pkg/dist/index.js)
 //   (e) Session   `Session.apply`
+//   (g) plain-immutable  the plain fold writing a new message, content list and block
+//                 per event instead (what an immutable update's copies cost alone)
 //   (f) SDK       `appendEvent` of the TS SDK @agentscope-ai/agentscope, when its built
 //                 message module is given (`--sdk <file>` or BENCH_AGENTSCOPE_SDK; it is
 //                 on no registry: docs/benchmarks.md says how to build it)
@@ -22,7 +24,7 @@
 // exit status is 1.
 //
 //   node --expose-gc bench/fold-objects.mjs [--sdk /tmp/sdk-build/message.mjs]
-//        [--only W1-10k,W1-100k,W1-1M,W2,W3,W4] [--ways plain,compat,immutable,msg,session,sdk]
+//        [--only W1-10k,W1-100k,W1-1M,W2,W3,W4] [--ways plain,compat,immutable,msg,session,plain-immutable,sdk]
 //        [--runs 3] [--json <file>]
 // (pkg/ must be built: `node scripts/build-pkg.mjs`.)
 import { createHash } from 'node:crypto';
@@ -30,7 +32,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { plainAppend, plainMsg } from './plain-fold.mjs';
+import { plainAppend, plainAppendImmutable, plainMsg } from './plain-fold.mjs';
 import { pyDumps, REPLY_ID, toAgentScope, w1, w2, w3, w4 } from './workloads.mjs';
 
 const { values: args } = parseArgs({
@@ -120,6 +122,15 @@ const WAYS = [
     },
     read: (s) => s.get(REPLY_ID),
     free: (s) => s.free(),
+  },
+  {
+    id: 'plain-immutable', label: '(g) plain-JS immutable fold (new message, list and block per event)',
+    fold(events) {
+      let m = plainMsg(REPLY_ID, 'Friday');
+      for (const e of events) m = plainAppendImmutable(m, e);
+      return m;
+    },
+    read: (m) => m,
   },
   {
     id: 'sdk', label: '(f) TS SDK `appendEvent`', sdk: true,

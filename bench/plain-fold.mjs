@@ -145,3 +145,28 @@ export function plainAppend(msg, e) {
   }
   return msg;
 }
+
+/**
+ * The same fold without changing `msg`: a new message object, a new content list and a new
+ * object of the block the event changes (its last output item copied too), the rest shared,
+ * as a store's reducer writes it: the yardstick of an immutable fold (what the copies alone
+ * cost in this engine). Returns the new message.
+ */
+export function plainAppendImmutable(msg, e) {
+  if (e.reply_id !== msg.id) return msg;
+  const next = { ...msg };
+  const content = msg.content.slice();
+  next.content = content;
+  const id = e.block_id ?? e.tool_call_id;
+  for (let i = content.length - 1; i >= 0; i--) {
+    const b = content[i];
+    if (b.id !== id) continue;
+    const copy = { ...b };
+    if (Array.isArray(b.output)) copy.output = b.output.map((item, j) => (j === b.output.length - 1 ? { ...item } : item));
+    if (pending.has(b)) pending.set(copy, pending.get(b));
+    content[i] = copy;
+    break;
+  }
+  plainAppend(next, e);
+  return next;
+}
