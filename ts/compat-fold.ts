@@ -369,6 +369,18 @@ function tailOf(content: unknown[], code: number): Run | undefined {
 }
 
 
+/** The run of `s` flushed, then one delta sent alone (`appendDelta`'s code, the change
+ * marked read); `undefined` when the flush went otherwise than planned (`s` untied: the
+ * object is rebuilt). Throws the delta's refusal (`MsgError`). */
+function sendAlone(s: State, plain: Plain, kind: number, reply: string, target: string, delta: string): number | undefined {
+  if (!flushed(s, plain)) return undefined;
+  try {
+    return s.deltas.send(s.handle, kind, reply, target, delta, true);
+  } catch (error) {
+    rethrow(error);
+  }
+}
+
 /**
  * A text delta folded in place into the message `s` is tied to (see `hot.ts`): joined to
  * the open run (written into the plain string, sent to wasm later), or sent alone and its
@@ -390,13 +402,8 @@ function foldDeltaInPlace(s: State, plain: Plain, kind: number, reply: string, t
       return true;
     }
   }
-  if (!flushed(s, plain)) return false;
-  let code: number;
-  try {
-    code = s.deltas.send(s.handle, kind, reply, target, delta, true);
-  } catch (error) {
-    rethrow(error);
-  }
+  const code = sendAlone(s, plain, kind, reply, target, delta);
+  if (code === undefined) return false;
   if (code === -1) return true;
   if (code === -2) {
     writeChanges(s, plain, readOrUntie(s, plain));
@@ -459,13 +466,8 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, reply: string,
       return grown.next;
     }
   }
-  if (!flushed(s, plain)) return undefined;
-  let code: number;
-  try {
-    code = s.deltas.send(s.handle, kind, reply, target, delta, true);
-  } catch (error) {
-    rethrow(error);
-  }
+  const code = sendAlone(s, plain, kind, reply, target, delta);
+  if (code === undefined) return undefined;
   if (code === -1) return plain;
   if (code === -2) return writeCopy(s, plain, readOrUntie(s, plain));
   const tail = tailOf(plain.content, code);
