@@ -765,7 +765,8 @@ mod tests {
     }
 }
 
-/// Where the streamed string a [`crate::snapshot::SnapshotReader::read_tail`] or [`ContentBlock::streamed`] marked is in its block.
+/// Where the streamed string a [`crate::snapshot::SnapshotReader::read_tail`] marked is in its block
+/// (the text a delta appends to).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TailAt {
     /// `text` of a text block.
