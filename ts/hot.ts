@@ -97,7 +97,8 @@ export interface DeltaSink {
  * The text deltas of one message on their way to wasm. A delta goes alone
  * ({@link DeltaBatch.send}: the ids only when they changed); when the reducer appended it
  * exactly to a block's string, a *run* opens: the next deltas of the same kind, reply and
- * block join it in JS ({@link DeltaBatch.join}) while each is within the per-delta cap
+ * block join it in JS ({@link DeltaBatch.joinable}, {@link DeltaBatch.commit}) while each
+ * is within the per-delta cap
  * and all within the room the reducer gave (`deltaRoom`: what no cap refuses and the
  * string's spare capacity holds, counted as 3 bytes per UTF-16 unit), and go to wasm as
  * one text at the next other call ({@link DeltaBatch.flush}). Whatever the reducer would
@@ -133,11 +134,6 @@ export class DeltaBatch {
     this.#pending += delta;
     this.#room -= delta.length * 3;
     this.#count++;
-  }
-
-  /** Whether joined deltas wait to be sent. */
-  get pending(): boolean {
-    return this.#pending !== "";
   }
 
   /**
