@@ -89,6 +89,17 @@ struct Sizes {
     blocks: Vec<usize>,
 }
 
+/// A streamed string before a delta ([`Msg::tail_mark`]).
+#[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+pub(crate) struct TailMark {
+    /// The block's position.
+    pub(crate) block: usize,
+    /// Where its streamed string is.
+    pub(crate) at: crate::block::TailAt,
+    len: usize,
+    revision: u64,
+}
+
 /// What [`Msg::admit`] let in: the event's bytes and the block it grows.
 pub(crate) struct Admitted {
     bytes: usize,
@@ -401,6 +412,37 @@ impl Msg {
             self.sizes = Some(Sizes { total, blocks });
         }
         self.sizes.get_or_insert_with(Sizes::default)
+    }
+
+    /// Where a delta of the block of `kind` and `id` (found as the reducer finds it, the
+    /// newest with `newest`) would append, for a binding to tell afterwards with
+    /// [`Msg::appended_exactly`] whether the delta was appended as it is: the block, its
+    /// streamed string and that string's length, and the message's revision. `None` for
+    /// no such block, or one without a streamed string.
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn tail_mark(&mut self, kind: BlockKind, id: &str, newest: bool) -> Option<TailMark> {
+        let i = self.find_block_at(kind, id, newest)?;
+        let (at, text) = self.content[i].streamed()?;
+        Some(TailMark {
+            block: i,
+            at,
+            len: text.len(),
+            revision: self.revision(),
+        })
+    }
+
+    /// Whether the one change since `mark` was `delta` appended to the marked string (one
+    /// revision, the same block and string, exactly `delta` more at its end).
+    #[cfg_attr(not(feature = "wasm"), allow(dead_code))]
+    pub(crate) fn appended_exactly(&self, mark: &TailMark, delta: &str) -> bool {
+        self.revision() == mark.revision + 1
+            && self
+                .content
+                .get(mark.block)
+                .and_then(ContentBlock::streamed)
+                .is_some_and(|(at, text)| {
+                    at == mark.at && text.len() == mark.len + delta.len() && text.ends_with(delta)
+                })
     }
 
     /// How many more UTF-8 bytes the streamed string of block `i` (see

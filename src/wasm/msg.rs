@@ -142,33 +142,27 @@ impl MsgHandle {
 
     fn append_hot(&mut self, delta: &str, mark_read: bool) -> Result<i32, JsValue> {
         let revision = self.msg.revision();
-        // the block the delta grows, as the reducer finds it, and its string's length
         let kind = self.hot.kind().block_kind();
-        let before = self.msg.find_block_at(kind, self.hot.target(), false).and_then(|i| {
-            let (at, text) = self.msg.content()[i].streamed()?;
-            Some((i, at, text.len()))
-        });
+        let mark = self.msg.tail_mark(kind, self.hot.target(), false);
         self.msg
             .append_event(self.hot.with_delta(delta))
             .map_err(|e| js_error(&e))?;
         if self.msg.revision() == revision {
             return Ok(-1);
         }
-        let Some((i, at, len)) = before else { return Ok(-2) };
-        let exact = self.msg.revision() == revision + 1
-            && self.msg.content()[i]
-                .streamed()
-                .is_some_and(|(now, text)| now == at && text.len() == len + delta.len() && text.ends_with(delta));
-        if !exact || (mark_read && self.reader.read_tail(&self.msg, delta).is_none()) {
+        let Some(mark) = mark.filter(|mark| self.msg.appended_exactly(mark, delta)) else {
+            return Ok(-2);
+        };
+        if mark_read && self.reader.read_tail(&self.msg, delta).is_none() {
             return Ok(-2);
         }
-        let at = match at {
+        let at = match mark.at {
             TailAt::Text => 0,
             TailAt::Thinking => 1,
             TailAt::Input => 2,
             TailAt::Output(_) => 3,
         };
-        Ok(i32::try_from(i)
+        Ok(i32::try_from(mark.block)
             .ok()
             .and_then(|i| i.checked_mul(4))
             .map_or(-2, |i| i + at))

@@ -173,11 +173,8 @@ impl SessionHandle {
         let kind = self.hot.kind().block_kind();
         // the block the delta grows, as the reducer finds it, and its string's length
         let (reply_id, target) = (self.hot.event().reply_id().unwrap_or_default(), self.hot.target());
-        let before = self.session.reply_msg(reply_id).and_then(|(msg, matching)| {
-            let i = msg.find_block_at(kind, target, matching.newest(kind))?;
-            let (at, text) = msg.content()[i].streamed()?;
-            Some((i, at, text.len(), msg.revision()))
-        });
+        let mark = (self.session.reply_msg(reply_id))
+            .and_then(|(msg, matching)| msg.tail_mark(kind, target, matching.newest(kind)));
         let diagnostics = self.session.diagnostics().len();
         let event = self.hot.with_delta(delta);
         let result = match joined {
@@ -192,15 +189,12 @@ impl SessionHandle {
         if outcome != crate::Outcome::Applied {
             return Ok(outcome.code().into());
         }
-        if let Some((i, at, len, revision)) = before
+        if let Some(mark) = mark
             && self.session.diagnostics().len() == diagnostics
             && let Some(reply_id) = self.hot.event().reply_id()
             && let Some((msg, _)) = self.session.reply_msg(reply_id)
         {
-            self.exact = msg.revision() == revision + 1
-                && msg.content()[i]
-                    .streamed()
-                    .is_some_and(|(now, text)| now == at && text.len() == len + delta.len() && text.ends_with(delta));
+            self.exact = msg.appended_exactly(&mark, delta);
         }
         Ok(JsValue::TRUE)
     }
