@@ -166,7 +166,8 @@ export class DeltaBatch {
   /**
    * Sends the joined deltas (if any) and closes the run: -1 when nothing was joined, else
    * `appendJoined`'s code, which is the run's when the text went where its deltas did.
-   * Throws what it throws (the joined text is then dropped).
+   * Throws what it throws (the joined text is then dropped, the ids forgotten; the room
+   * given makes this never happen).
    */
   flush(sink: DeltaSink, markRead: boolean): number {
     const text = this.#pending;
@@ -176,7 +177,13 @@ export class DeltaBatch {
     if (text === "") return -1;
     this.#pending = "";
     this.#count = 0;
-    const done = sink.appendJoined(text, markRead, count);
+    let done: number;
+    try {
+      done = sink.appendJoined(text, markRead, count);
+    } catch (e) {
+      this.forget();
+      throw e;
+    }
     return done === code ? done : -2;
   }
 

@@ -172,8 +172,6 @@ export class Msg {
     try {
       this.#deltas.flush(handle, false);
     } catch (error) {
-      // (the room given makes this never happen: the joined text is then lost)
-      this.#deltas.forget();
       rethrow(error);
     }
     return handle;

@@ -306,8 +306,6 @@ export class Session {
     try {
       this.#deltas.flush(this.#sink, false);
     } catch (error) {
-      // (the room given makes this never happen: the joined text is then lost)
-      this.#deltas.forget();
       rethrow(error);
     }
     return handle;
