@@ -18,6 +18,14 @@ import type { SessionState, SessionView, SessionsClient } from "./sessions.js";
 export interface ChatPendingAction extends PendingAction {
   /** The team worker asking (absent for the session's own calls). */
   readonly worker?: { readonly sessionId: string; readonly agentId: string; readonly agentName: string };
+  /** When the worker asked (the request's `created_at`, ISO 8601), for a worker's call. */
+  readonly createdAt?: string;
+  /**
+   * True once this chat posted an answer to it (`confirm` / `submitExternal`) and the
+   * service has not yet moved on (a worker's call stays listed until `CUSTOM
+   * subagent_user_confirm_result`); absent before. A second answer is refused.
+   */
+  readonly answered?: boolean;
 }
 
 /** The value of a `CUSTOM mcp_progress` event: an MCP tool's progress notification. */
@@ -97,7 +105,8 @@ export class AppState {
           if (typeof call?.id !== "string") continue;
           // (re-sent on every connect while it waits: once)
           const key = `${replyId} ${call.id}`;
-          if (!this.#workers.has(key)) this.#workers.set(key, Object.freeze({ kind, replyId, toolCall: call, index: -1, started: false, worker }));
+          const createdAt = typeof v.created_at === "string" ? { createdAt: v.created_at } : {};
+          if (!this.#workers.has(key)) this.#workers.set(key, Object.freeze({ kind, replyId, toolCall: call, index: -1, started: false, worker, ...createdAt }));
         }
         break;
       }

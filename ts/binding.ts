@@ -130,7 +130,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
         else console.error("agentscope-message/chat:", e);
       },
       onFinish: (m) => latest().onFinish?.(m),
-      onEvent: (event) => latest().onEvent?.(event),
+      onEvent: (event, info) => latest().onEvent?.(event, info),
     };
     const open = (notify: boolean): void => {
       try {

@@ -80,6 +80,12 @@ export interface ChatSnapshot {
   readonly partial: readonly string[];
 }
 
+/** What `onEvent` is told beside the event. */
+export interface EventInfo {
+  /** A `REPLY_START` that continues a reply already met (a parked reply going on); false for any other event. */
+  readonly continued: boolean;
+}
+
 /** Options of {@link Chat.open}. */
 export interface ChatOptions {
   /** Resume this session (history, then the live stream); without it a new session is created. */
@@ -109,7 +115,12 @@ export interface ChatOptions {
   userName?: string;
   /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
   onError?: (error: unknown) => void;
-  /** Called with each reply once its `REPLY_END` arrived. */
+  /**
+   * Called once with each reply that ends while the chat is open: when its `REPLY_END`
+   * arrived, or, for one that ended while the stream was away (stalled, reconnecting), when
+   * the stored history shows it ended. Called after the chat's state says it is over (a
+   * `send` from inside it is not refused `busy`).
+   */
   onFinish?: (message: MsgJSON) => void;
   /**
    * Called with every event of the session's stream, of every type (`CUSTOM` included:
@@ -117,9 +128,13 @@ export interface ChatOptions {
    * `mcp_progress`, …; see docs/chat.md), once per event `id` across reconnects and
    * replays, in stream order, after the reducer applied it (the snapshot already holds
    * it). The events the chat makes up itself (to open a reply it joined mid-way) are not
-   * passed. A listener that throws is reported to `onError`.
+   * passed, nor those the stream never brought (a `REPLY_END` of a reply that ended while
+   * the stream reconnected: `onFinish` is still called for it). `info.continued` is true
+   * for a `REPLY_START` that continues a reply already met (after a confirmation or an
+   * external result; the Rust `Update`'s `continued`), false otherwise. A listener that
+   * throws is reported to `onError`.
    */
-  onEvent?: (event: AgentEvent) => void;
+  onEvent?: (event: AgentEvent, info: EventInfo) => void;
 }
 
 /** `T` with every list read-only or not (a mutable list is one too), all the way down. */
@@ -200,6 +215,8 @@ export class Chat {
   #stopping = false;
   /** tool calls answered (or being answered) by this chat: not answered again */
   #answered = new Set<string>();
+  /** replies whose start this chat met (a later REPLY_START of one continues it) */
+  #started = new Set<string>();
   /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
   #sending: Promise<unknown> | undefined;
   #closed = false;
@@ -237,6 +254,8 @@ export class Chat {
   /** asks the service about a run that went quiet (statusPollMs, lostRunMs) */
   readonly #watchdog: RunWatchdog;
   #refreshing: Promise<void> | undefined;
+  /** Resolved once the reload on its way failed past the retry attempts (it goes on). */
+  #tired: Promise<void> = Promise.resolve();
   /** a reload asked for while one was on its way: it follows that one (waiting for idle if any asker wanted it) */
   #refreshAgain: { untilIdle: boolean; done: Promise<void> } | undefined;
   #listeners = new Set<() => void>();
@@ -361,11 +380,13 @@ export class Chat {
     const prev = this.#snapshot;
     const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
     // the calls asked about in the messages, then those their reply never started
-    const pending: ChatPendingAction[] = [...findPending(messages), ...session.unstartedCalls, ...this.#app.workerCalls()];
+    const pending: ChatPendingAction[] = [...findPending(messages), ...session.unstartedCalls, ...this.#app.workerCalls()].map((a) =>
+      this.#answered.has(a.toolCall.id) ? Object.freeze({ ...a, answered: true }) : a,
+    );
     const samePending =
       prev !== undefined &&
       prev.pendingActions.length === pending.length &&
-      prev.pendingActions.every((a, i) => a.toolCall === pending[i]!.toolCall && a.kind === pending[i]!.kind);
+      prev.pendingActions.every((a, i) => a.toolCall === pending[i]!.toolCall && a.kind === pending[i]!.kind && a.answered === pending[i]!.answered);
     const status = this.#status(messages, pending.filter((a) => a.worker === undefined));
     const connection = this.#closed ? "closed" : this.#link;
     const error = this.#error;
@@ -544,6 +565,7 @@ export class Chat {
 
   /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
   #merge(page: HistoryPage): void {
+    const first = this.#history.length === 0 && this.#finished.size === 0 && this.#tailReplies.size === 0;
     const index = new Map(this.#history.map((m, i) => [m.id, i]));
     for (const m of page.messages) {
       if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
@@ -619,7 +641,17 @@ export class Chat {
       this.#clearLost();
     }
     this.#tail = this.#tail.filter((t) => (t.kind === "user" ? !this.#historyIds.has(t.msg.id) : !this.#historyIds.has(t.id)));
+    // a reply that ended while the stream was away (stalled, reconnecting: its REPLY_END is
+    // before the cursor the reconnect replays from) is over once stored as ended; those the
+    // chat opened on were over before it
+    const finished: MsgJSON[] = [];
+    for (const m of page.messages) {
+      if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || this.#finished.has(m.id)) continue;
+      this.#finished.add(m.id);
+      if (!first && !this.#hidden.has(m.id)) finished.push(this.#session.get(m.id) ?? m);
+    }
     this.#changed();
+    this.#finish(finished);
   }
 
   #insert(m: MsgJSON): void {
@@ -654,12 +686,14 @@ export class Chat {
    * read before what asks, e.g. a reply that ended meanwhile). A failed reload (an HTTP
    * 5xx, a timeout, a broken connection) is tried again with the reconnect backoff
    * (`retry`): it is what repairs a reply joined mid-way and puts in the stored replies.
+   * Past the attempts it goes on at the longest delay until it succeeds (or the chat
+   * closes), with `error` saying so; what waits for it is let go then.
    */
   #refresh(untilIdle: boolean): Promise<void> {
     if (this.#refreshing !== undefined) {
       if (this.#refreshAgain !== undefined) {
         this.#refreshAgain.untilIdle ||= untilIdle;
-        return this.#refreshAgain.done;
+        return Promise.race([this.#refreshAgain.done, this.#tired]);
       }
       const again = { untilIdle, done: Promise.resolve() };
       again.done = this.#refreshing.then(() => {
@@ -667,12 +701,15 @@ export class Chat {
         return this.#closed || this.#fatal ? undefined : this.#refresh(again.untilIdle);
       });
       this.#refreshAgain = again;
-      return again.done;
+      return Promise.race([again.done, this.#tired]);
     }
+    let tire = () => {};
+    this.#tired = new Promise<void>((resolve) => (tire = resolve));
     this.#refreshing = (async () => {
       try {
         let wait = 100;
         let failures = 0;
+        let reloadError: MsgError | undefined;
         for (let i = 0; ; i++) {
           let page: HistoryPage;
           try {
@@ -689,11 +726,26 @@ export class Chat {
               this.#connection?.abort(e);
               return;
             }
-            if (lasting || failures > this.#retry.attempts) return;
-            await sleep(Math.min(this.#retry.maxMs, this.#retry.initialMs * 2 ** (failures - 1)), this.#lifetime.signal);
-            if (this.#closed) return;
+            if (lasting) {
+              this.#fail(e as MsgError);
+              return;
+            }
+            if (failures > this.#retry.attempts && !(this.#error instanceof MsgError && this.#error === reloadError)) {
+              // past the attempts: the app is told, and the reload goes on at the longest
+              // delay (it is what repairs a reply joined mid-way; nothing else would)
+              reloadError = new MsgError(
+                "service_unavailable",
+                `could not reload the stored messages (${(e as Error)?.message ?? e}); trying again every ${this.#retry.maxMs} ms`,
+                { cause: e },
+              );
+              this.#fail(reloadError);
+              tire(); // (what waits for it goes on: the stream reconnects meanwhile)
+            }
+            await sleep(Math.min(this.#retry.maxMs, this.#retry.initialMs * 2 ** (Math.min(failures, 30) - 1)), this.#lifetime.signal);
+            if (this.#closed || this.#fatal) return;
             continue;
           }
+          if (reloadError !== undefined && this.#error === reloadError) this.#error = null;
           if (!untilIdle || !page.isRunning || i >= 40) {
             this.#merge(page);
             return;
@@ -704,9 +756,10 @@ export class Chat {
         }
       } finally {
         this.#refreshing = undefined;
+        tire();
       }
     })();
-    return this.#refreshing;
+    return Promise.race([this.#refreshing, this.#tired]);
   }
 
   // ---------------------------------------------------------------- the stream
@@ -855,6 +908,7 @@ export class Chat {
             continue;
           }
           this.#partial.add(id);
+          this.#started.add(id);
           this.#apply({ type: "REPLY_START", session_id: this.sessionId, reply_id: id, name: this.#agentName });
           this.#reapply(kept, d.event_id, false);
         } else if (d.code === "unknown_block" && this.#partial.has(id)) {
@@ -875,10 +929,17 @@ export class Chat {
   #pass({ outcome, event }: KeptEvent): void {
     // (the session's dedup remembers every id it routed, skipped events' too: a replay is a duplicate)
     if (outcome === "duplicate" || typeof (event as { id?: unknown }).id !== "string") return;
+    // a continuation (after a confirmation or an external result) ends again
+    let continued = false;
+    if (event.type === "REPLY_START") {
+      this.#finished.delete(event.reply_id);
+      continued = this.#started.has(event.reply_id) || this.#historyIds.has(event.reply_id);
+      this.#started.add(event.reply_id);
+    }
     this.#app.apply(event);
     if (this.#options.onEvent === undefined) return;
     try {
-      this.#options.onEvent(event);
+      this.#options.onEvent(event, { continued });
     } catch (e) {
       this.#report(e);
     }
@@ -942,7 +1003,7 @@ export class Chat {
         this.#clearLost();
       }
     }
-    let ended = false;
+    const finished: MsgJSON[] = [];
     for (const m of live) {
       if (!this.#historyIds.has(m.id) && !this.#tailReplies.has(m.id)) {
         this.#tailReplies.add(m.id);
@@ -952,7 +1013,7 @@ export class Chat {
       const isEnded = this.#session.isEnded(m.id);
       if (isEnded && !this.#finished.has(m.id)) {
         this.#finished.add(m.id);
-        ended = true;
+        finished.push(m);
         this.#serviceRunning = false;
         for (const posted of this.#posted.values()) {
           if (this.#tailReplies.size > posted.replies) posted.over = true;
@@ -962,13 +1023,6 @@ export class Chat {
           const info = m.error as { message?: string; type?: string } | null;
           this.#error = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
         }
-        try {
-          this.#options.onFinish?.(m);
-        } catch (e) {
-          this.#report(e);
-        }
-      } else if (!isEnded && this.#finished.has(m.id)) {
-        this.#finished.delete(m.id); // a continuation
       }
     }
     const submit = this.#submit;
@@ -976,8 +1030,21 @@ export class Chat {
       if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies)) this.#submit = null;
       if (submit.kind === "answer" && submit.replyId !== undefined && this.#session.get(submit.replyId) !== submit.seen) this.#submit = null;
     }
-    if (ended) void this.#refresh(true);
+    if (finished.length > 0) void this.#refresh(true);
     this.#changed();
+    // told once the chat's state says the reply is over (a send from onFinish is not busy)
+    this.#finish(finished);
+  }
+
+  /** `onFinish` for each reply, in order (a listener that throws is reported). */
+  #finish(replies: readonly MsgJSON[]): void {
+    for (const m of replies) {
+      try {
+        this.#options.onFinish?.(m);
+      } catch (e) {
+        this.#report(e);
+      }
+    }
   }
 
   #clearLost(): void {
@@ -1275,10 +1342,12 @@ export class Chat {
   async #answer(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
     // answered once: a second answer meanwhile is refused (the service would park the reply)
     for (const id of callIds) this.#answered.add(id);
+    this.#changed(); // (`answered` in pendingActions)
     try {
       await this.#answerOnce(action, event, callIds);
     } catch (e) {
       for (const id of callIds) this.#answered.delete(id);
+      this.#changed();
       throw e;
     }
   }

@@ -77,8 +77,8 @@ export interface AgentScopeTransportOptions {
   /** More headers for every request (e.g. an `Authorization` a proxy checks). */
   headers?: Record<string, string>;
   /**
-   * A request with no answer (its headers) for this long is given up, as a failed
-   * connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
+   * A request with no whole answer (its headers and its body) for this long is given up,
+   * as a failed connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
    * stream: the chat watches it (`stallMs`; a proxy may hold an idle stream's headers
    * until the first heartbeat).
    */
@@ -227,6 +227,8 @@ export class AgentScopeTransport implements ChatTransport {
       try {
         if (signal?.aborted) throw signal.reason;
         response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: both });
+        // the time covers the whole answer: a body that stalls is given up as headers are
+        if (timed) response = new Response(await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
         const timedOut = timeout.signal.reason === TIMED_OUT;
@@ -239,7 +241,7 @@ export class AgentScopeTransport implements ChatTransport {
         // (a request given up for time may still be on its way: the cause says so)
         throw new MsgError("service_unavailable", `${method} ${path}: ${what}${timedOut ? "" : ` (${describe(e)})`}`, timedOut ? { cause: "timeout" } : undefined);
       } finally {
-        clearTimeout(timer); // (only the wait for the headers is timed)
+        clearTimeout(timer); // (a stream's body is not timed: its stall watch is the chat's)
       }
       if (response.status === 502 || response.status === 503 || response.status === 504) {
         if (more && retry === "any") {

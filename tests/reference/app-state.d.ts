@@ -16,6 +16,14 @@ export interface ChatPendingAction extends PendingAction {
         readonly agentId: string;
         readonly agentName: string;
     };
+    /** When the worker asked (the request's `created_at`, ISO 8601), for a worker's call. */
+    readonly createdAt?: string;
+    /**
+     * True once this chat posted an answer to it (`confirm` / `submitExternal`) and the
+     * service has not yet moved on (a worker's call stays listed until `CUSTOM
+     * subagent_user_confirm_result`); absent before. A second answer is refused.
+     */
+    readonly answered?: boolean;
 }
 /** The value of a `CUSTOM mcp_progress` event: an MCP tool's progress notification. */
 export interface McpProgress {

@@ -67,6 +67,11 @@ export interface ChatSnapshot {
      */
     readonly partial: readonly string[];
 }
+/** What `onEvent` is told beside the event. */
+export interface EventInfo {
+    /** A `REPLY_START` that continues a reply already met (a parked reply going on); false for any other event. */
+    readonly continued: boolean;
+}
 /** Options of {@link Chat.open}. */
 export interface ChatOptions {
     /** Resume this session (history, then the live stream); without it a new session is created. */
@@ -100,7 +105,12 @@ export interface ChatOptions {
     userName?: string;
     /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
     onError?: (error: unknown) => void;
-    /** Called with each reply once its `REPLY_END` arrived. */
+    /**
+     * Called once with each reply that ends while the chat is open: when its `REPLY_END`
+     * arrived, or, for one that ended while the stream was away (stalled, reconnecting), when
+     * the stored history shows it ended. Called after the chat's state says it is over (a
+     * `send` from inside it is not refused `busy`).
+     */
     onFinish?: (message: MsgJSON) => void;
     /**
      * Called with every event of the session's stream, of every type (`CUSTOM` included:
@@ -108,9 +118,13 @@ export interface ChatOptions {
      * `mcp_progress`, …; see docs/chat.md), once per event `id` across reconnects and
      * replays, in stream order, after the reducer applied it (the snapshot already holds
      * it). The events the chat makes up itself (to open a reply it joined mid-way) are not
-     * passed. A listener that throws is reported to `onError`.
+     * passed, nor those the stream never brought (a `REPLY_END` of a reply that ended while
+     * the stream reconnected: `onFinish` is still called for it). `info.continued` is true
+     * for a `REPLY_START` that continues a reply already met (after a confirmation or an
+     * external result; the Rust `Update`'s `continued`), false otherwise. A listener that
+     * throws is reported to `onError`.
      */
-    onEvent?: (event: AgentEvent) => void;
+    onEvent?: (event: AgentEvent, info: EventInfo) => void;
 }
 /** `T` with every list read-only or not (a mutable list is one too), all the way down. */
 type ReadonlyDeep<T> = T extends readonly (infer U)[] ? readonly ReadonlyDeep<U>[] : T extends object ? {

@@ -83,8 +83,8 @@ export interface AgentScopeTransportOptions {
     /** More headers for every request (e.g. an `Authorization` a proxy checks). */
     headers?: Record<string, string>;
     /**
-     * A request with no answer (its headers) for this long is given up, as a failed
-     * connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
+     * A request with no whole answer (its headers and its body) for this long is given up,
+     * as a failed connection (a hung instance); ms, default 15,000; Infinity: never. Not the event
      * stream: the chat watches it (`stallMs`; a proxy may hold an idle stream's headers
      * until the first heartbeat).
      */
