@@ -217,6 +217,8 @@ export class Chat {
   #answered = new Set<string>();
   /** replies whose start this chat met (a later REPLY_START of one continues it) */
   #started = new Set<string>();
+  /** whether a page of history was merged (the first is what the chat opened on) */
+  #merged = false;
   /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
   #sending: Promise<unknown> | undefined;
   #closed = false;
@@ -565,7 +567,9 @@ export class Chat {
 
   /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
   #merge(page: HistoryPage): void {
-    const first = this.#history.length === 0 && this.#finished.size === 0 && this.#tailReplies.size === 0;
+    // (the page the chat opens on: what it holds ended before)
+    const first = !this.#merged;
+    this.#merged = true;
     const index = new Map(this.#history.map((m, i) => [m.id, i]));
     for (const m of page.messages) {
       if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
@@ -641,6 +645,20 @@ export class Chat {
       this.#clearLost();
     }
     this.#tail = this.#tail.filter((t) => (t.kind === "user" ? !this.#historyIds.has(t.msg.id) : !this.#historyIds.has(t.id)));
+    // the input posted is stored, and its run over or its reply ended: it is no longer on
+    // its way (its events may never have come: the stream was away)
+    const submit = this.#submit;
+    if (submit !== null) {
+      const at = submit.kind === "send" ? page.messages.findIndex((m) => m?.id === submit.ids?.at(-1)) : -1;
+      if (at >= 0 && (!page.isRunning || page.messages.slice(at + 1).some((m) => m?.role === "assistant" && m.finished_at !== null && m.finished_at !== undefined))) {
+        this.#submit = null;
+      }
+      if (submit.kind === "answer") {
+        const reply = page.messages.find((m) => m?.id === submit.replyId);
+        const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
+        if (reply !== undefined && !(submit.calls ?? []).every((id) => waiting.includes(id))) this.#submit = null;
+      }
+    }
     // a reply that ended while the stream was away (stalled, reconnecting: its REPLY_END is
     // before the cursor the reconnect replays from) is over once stored as ended; those the
     // chat opened on were over before it

@@ -1,0 +1,415 @@
+// The chat's explorer (issue 36, item 4): one schedule is a seeded run of `Chat` against
+// the simulated AgentScope service (service.ts) through the fault layer (faults.ts), on a
+// virtual clock (@sinonjs/fake-timers: `setTimeout`, `setInterval` and `Date` are
+// virtual; `Math.random` and the wasm's random ids are seeded), so a schedule replays
+// exactly. A user acts (send, stop at any moment, confirm or answer twice, reload, send
+// from inside `onFinish` / `onEvent`, switch sessions) while faults happen; the invariants
+// are checked after every step and at rest (faults off, the service idle):
+//   - at rest, the messages equal the store and `partial` is empty;
+//   - no user turn or answer is applied twice;
+//   - `onFinish` exactly once per reply that ends while the chat is open, `onEvent` at
+//     most once per event id;
+//   - the status leaves `submitted`, `streaming` and `stopping` within a bound once the
+//     service is idle and reachable;
+//   - no unhandled rejection; every error is a `MsgError`.
+import FakeTimers from "@sinonjs/fake-timers";
+import fc from "fast-check";
+import { Faults, NO_FAULTS, type FaultRates, type Random } from "./faults.ts";
+import { SimService } from "./service.ts";
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** What a schedule's user does, step by step. */
+export type Action =
+  | { kind: "send"; policy: string }
+  | { kind: "stop" }
+  | { kind: "confirm"; approve: boolean; twice: boolean }
+  | { kind: "answer"; twice: boolean }
+  | { kind: "reload" }
+  | { kind: "wait"; ms: number }
+  | { kind: "sendOnFinish"; policy: string }
+  | { kind: "sendOnEvent"; policy: string }
+  | { kind: "switch" };
+
+/** One schedule: everything a run draws from. */
+export interface Schedule {
+  seed: number;
+  instances: number;
+  /** The service's replay log bound (1,000 in agentscope 2.0.11; smaller: replies joined mid-way). */
+  replayLimit: number;
+  rates: FaultRates;
+  actions: Action[];
+}
+
+/** The first words the simulated model answers to (scripts/agentscope-service.md). */
+export const POLICIES = ["hello", "think", "tool", "parallel", "confirm", "ask", "long 40", "slow", "fail", "task", "progress", "image"] as const;
+
+/** What a run found. */
+export interface Outcome {
+  violations: string[];
+  /** The steps taken and the faults injected, in order. */
+  trace: string[];
+}
+
+/** mulberry32: a small seeded source of numbers in [0, 1). */
+export function seeded(seed: number): Random {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ACTIVE = new Set(["submitted", "streaming", "stopping"]);
+
+/** The chat module a run uses (pkg/dist/chat.js, or a mutant's copy). */
+export interface ChatModule {
+  Chat: Json;
+  AgentScopeTransport: Json;
+  MsgError: Json;
+}
+
+/** Comparable copies of messages: what the reducer or the service makes up nulled. */
+function comparable(messages: readonly Json[]): Json[] {
+  const copy = JSON.parse(JSON.stringify(messages));
+  const walk = (v: Json): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (v === null || typeof v !== "object") return;
+    for (const k of Object.keys(v)) {
+      if (k === "created_at" || k === "finished_at") v[k] = v[k] === null ? null : "set";
+      else walk(v[k]);
+    }
+    // the ids of a tool result's output blocks are made up by each reducer
+    if (v.type === "tool_result" && Array.isArray(v.output)) for (const o of v.output) if (o && typeof o === "object") delete o.id;
+  };
+  walk(copy);
+  return copy;
+}
+
+function textOf(m: Json): string {
+  return (m.content ?? []).filter((b: Json) => b?.type === "text").map((b: Json) => b.text).join("");
+}
+
+/** Runs one schedule; never throws (a crash of the harness is a violation too). */
+export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<Outcome> {
+  const trace: string[] = [];
+  const violations: string[] = [];
+  const violate = (what: string) => {
+    if (!violations.includes(what)) violations.push(what);
+  };
+  const random = seeded(schedule.seed);
+  const realRandom = Math.random;
+  const realGetRandomValues = crypto.getRandomValues;
+  const clock = FakeTimers.withGlobal(globalThis).install({
+    now: Date.UTC(2026, 11, 6, 12),
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    loopLimit: 1_000_000,
+  });
+  Math.random = seeded(schedule.seed ^ 0x5eed);
+  const idRandom = seeded(schedule.seed ^ 0x1d);
+  crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
+    if (array !== null) {
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(idRandom() * 256);
+    }
+    return array;
+  }) as typeof crypto.getRandomValues;
+  const unhandled = (reason: unknown) => violate(`unhandled rejection: ${describe(reason)}`);
+  process.on("unhandledRejection", unhandled);
+  const { Chat, AgentScopeTransport, MsgError } = mod;
+  const isMsgError = (e: unknown) => e instanceof MsgError;
+  const sim = new SimService({ seed: schedule.seed, instances: schedule.instances, delayMs: 2, slowMs: 200, replayLimit: schedule.replayLimit });
+  const faults = new Faults(seeded(schedule.seed ^ 0xfa), schedule.rates);
+  const transport = () =>
+    new AgentScopeTransport({
+      baseUrl: sim.urls,
+      userId: sim.userId,
+      agentId: sim.agentId,
+      session: { chat_model_config: sim.chatModelConfig },
+      fetch: faults.wrap(sim.fetch),
+      timeoutMs: 2000,
+    });
+  let chat: Json = null;
+  let openedAt = 0;
+  let sessionId: string | null = null;
+  const sessions: string[] = [];
+  let pendingOnFinish: string | null = null;
+  let pendingOnEvent: string | null = null;
+  let nonce = 0;
+  /** Per open chat: onFinish and onEvent counts. */
+  const finishes = new Map<string, number>();
+  const events = new Map<string, number>();
+  const sent: string[] = [];
+  const tick = (ms: number) => clock.tickAsync(ms);
+
+  let sending = 0;
+  const act = (what: string, run: () => Promise<unknown>) => {
+    trace.push(`${Date.now()} ${what}`);
+    let p: Promise<unknown>;
+    try {
+      p = run();
+    } catch (e) {
+      if (!isMsgError(e)) violate(`${what} threw a non-MsgError: ${describe(e)}`);
+      return;
+    }
+    const send = what.startsWith("send");
+    if (send) sending += 1;
+    p.finally(() => {
+      if (send) sending -= 1;
+    }).then(
+      () => {},
+      (e) => {
+        trace.push(`${Date.now()} ${what} rejected: ${describe(e)}`);
+        if (!isMsgError(e)) violate(`${what} rejected with a non-MsgError: ${describe(e)}`);
+      },
+    );
+  };
+
+  const sendText = (policy: string) => {
+    const text = `${policy} #${++nonce}`;
+    sent.push(text);
+    return text;
+  };
+
+  const options = () => ({
+    statusPollMs: 1000,
+    stallMs: 3000,
+    retry: { initialMs: 100, maxMs: 1000, attempts: 8 },
+    onError: (e: unknown) => {
+      if (!isMsgError(e)) violate(`onError got a non-MsgError: ${describe(e)}`);
+    },
+    onFinish: (m: Json) => {
+      if (chat !== null && chat.status === "submitted" && sending === 0) violate(`inside onFinish of ${m.id} the status is submitted with no send on its way`);
+      finishes.set(m.id, (finishes.get(m.id) ?? 0) + 1);
+      if (finishes.get(m.id)! > 1) violate(`onFinish called twice for ${m.id}`);
+      if (pendingOnFinish !== null && chat !== null) {
+        const text = sendText(pendingOnFinish);
+        pendingOnFinish = null;
+        const c = chat;
+        act(`send ${JSON.stringify(text)} from onFinish`, () => c.send(text));
+      }
+    },
+    onEvent: (e: Json) => {
+      if (typeof e.id === "string") {
+        events.set(e.id, (events.get(e.id) ?? 0) + 1);
+        if (events.get(e.id)! > 1) violate(`onEvent called twice for event ${e.id} (${e.type})`);
+      }
+      if (pendingOnEvent !== null && chat !== null && e.type === "REPLY_START") {
+        const text = sendText(pendingOnEvent);
+        pendingOnEvent = null;
+        const c = chat;
+        act(`send ${JSON.stringify(text)} from onEvent`, () => c.send(text));
+      }
+    },
+  });
+
+  const open = async (id: string | null): Promise<void> => {
+    finishes.clear();
+    events.clear();
+    for (let attempt = 0; attempt < 20 && chat === null; attempt++) {
+      const opening = Chat.open(transport(), { ...options(), ...(id === null ? {} : { sessionId: id }) });
+      let result: Json = undefined;
+      let failed: unknown;
+      opening.then(
+        (c: Json) => (result = c),
+        (e: unknown) => (failed = e ?? new Error("rejected")),
+      );
+      for (let i = 0; i < 600 && result === undefined && failed === undefined; i++) await tick(100);
+      if (failed !== undefined) {
+        trace.push(`${Date.now()} open failed: ${describe(failed)}`);
+        if (!isMsgError(failed)) violate(`Chat.open rejected with a non-MsgError: ${describe(failed)}`);
+        continue;
+      }
+      if (result === undefined) {
+        violate("Chat.open did not settle in 60 s");
+        return;
+      }
+      chat = result;
+      openedAt = Date.now();
+      sessionId = chat.sessionId;
+      if (!sessions.includes(sessionId!)) sessions.push(sessionId!);
+      trace.push(`${Date.now()} opened ${sessionId}`);
+    }
+    if (chat === null) faults.enabled = false; // (20 refused opens: the next try goes through)
+  };
+
+  try {
+    await open(null);
+    if (chat === null) await open(null);
+    for (const action of schedule.actions) {
+      if (chat === null) break;
+      const c = chat;
+      switch (action.kind) {
+        case "send": {
+          const text = sendText(action.policy);
+          act(`send ${JSON.stringify(text)}`, () => c.send(text));
+          break;
+        }
+        case "stop":
+          act("stop", () => c.stop());
+          break;
+        case "confirm": {
+          const pending = (c.pendingActions as Json[]).find((a) => a.kind === "confirm" && a.worker === undefined);
+          if (pending === undefined) break;
+          const id = pending.toolCall.id;
+          act(`confirm ${action.approve}`, () => c.confirm(id, action.approve));
+          if (action.twice) act(`confirm ${action.approve} again`, () => c.confirm(id, action.approve));
+          break;
+        }
+        case "answer": {
+          const pending = (c.pendingActions as Json[]).find((a) => a.kind === "external" && a.worker === undefined);
+          if (pending === undefined) break;
+          const id = pending.toolCall.id;
+          const result = { toolCallId: id, output: "User picked Blue", metadata: { answers: [{ question: "Which color do you prefer?", selected: ["Blue"] }] } };
+          act("answer", () => c.submitExternal(result));
+          if (action.twice) act("answer again", () => c.submitExternal(result));
+          break;
+        }
+        case "reload":
+          trace.push(`${Date.now()} reload`);
+          c.close();
+          chat = null;
+          await open(sessionId);
+          break;
+        case "switch": {
+          trace.push(`${Date.now()} switch`);
+          c.close();
+          chat = null;
+          const other = sessions.find((s) => s !== sessionId) ?? null;
+          await open(other);
+          break;
+        }
+        case "sendOnFinish":
+          pendingOnFinish = action.policy;
+          break;
+        case "sendOnEvent":
+          pendingOnEvent = action.policy;
+          break;
+        case "wait":
+          break;
+      }
+      await tick(action.kind === "wait" ? action.ms : 1 + Math.floor(random() * 400));
+    }
+    // at rest: faults off, the service left to finish what runs, parked replies left parked
+    pendingOnFinish = null;
+    pendingOnEvent = null;
+    faults.enabled = false;
+    trace.push(`${Date.now()} faults off`);
+    if (chat === null) await open(sessionId);
+    const busy = () => sessions.some((sid) => sim.running(sid));
+    for (let i = 0; i < 600 && busy(); i++) await tick(100);
+    if (busy()) violate("the service did not come to rest in 60 s");
+    const c = chat;
+    if (c !== null) {
+      let restSince = Date.now();
+      // the bound: a reply in flight settles within 30 s of the service being idle and reachable
+      for (let i = 0; i < 300 && ACTIVE.has(c.status); i++) await tick(100);
+      if (ACTIVE.has(c.status)) violate(`the status stayed ${c.status} 30 s after the service came to rest`);
+      if (c.connection === "lost") {
+        // the app's documented recovery (the error says to call reconnect())
+        if (c.error === null) violate("the connection is lost with no error");
+        c.reconnect();
+        restSince = Date.now();
+      }
+      await tick(15_000);
+      const snap = c.getSnapshot();
+      if (snap.partial.length > 0) violate(`partial at rest: ${snap.partial.join(", ")}`);
+      const store = comparable(sim.stored(c.sessionId));
+      const shown = comparable(snap.messages);
+      if (JSON.stringify(store) !== JSON.stringify(shown)) {
+        violate(`the messages differ from the store at rest (${shown.length} shown, ${store.length} stored)`);
+        trace.push(`shown: ${JSON.stringify(shown).slice(0, 2000)}`);
+        trace.push(`store: ${JSON.stringify(store).slice(0, 2000)}`);
+      }
+      // onFinish: exactly once per reply that ended while this chat was open
+      for (const e of sim.events(c.sessionId)) {
+        if (e.type !== "REPLY_END" || Date.parse(e.created_at) <= openedAt) continue;
+        const n = finishes.get(e.reply_id) ?? 0;
+        if (n !== 1) violate(`onFinish called ${n} times for reply ${e.reply_id} (ended at ${e.created_at})`);
+      }
+      void restSince;
+    }
+    // no turn or answer applied twice
+    for (const sid of sessions) {
+      const stored = sim.stored(sid);
+      const seen = new Map<string, number>();
+      for (const m of stored) if (m.role === "user") seen.set(textOf(m), (seen.get(textOf(m)) ?? 0) + 1);
+      for (const [text, n] of seen) if (n > 1 && sent.includes(text)) violate(`user turn ${JSON.stringify(text)} stored ${n} times`);
+      const results = new Map<string, number>();
+      for (const m of stored) for (const b of m.content ?? []) if (b?.type === "tool_result") results.set(b.id, (results.get(b.id) ?? 0) + 1);
+      for (const [id, n] of results) if (n > 1) violate(`tool call ${id} has ${n} results`);
+    }
+  } catch (e) {
+    violate(`the harness crashed: ${describe(e)}${e instanceof Error ? `\n${e.stack}` : ""}`);
+  } finally {
+    try {
+      chat?.close();
+      await clock.tickAsync(10_000);
+    } catch {
+      // (the run is over)
+    }
+    clock.uninstall();
+    Math.random = realRandom;
+    crypto.getRandomValues = realGetRandomValues;
+    // (a rejection of this run reported after it is still this run's)
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off("unhandledRejection", unhandled);
+  }
+  trace.push(...faults.log.map((l) => `fault ${l}`));
+  return { violations, trace };
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return `${e.constructor.name}${(e as Json).code ? `(${(e as Json).code})` : ""}: ${e.message}`;
+  return String(e);
+}
+
+// ------------------------------------------------------------------ schedules
+
+const rate = (max: number) => fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 }).map((n) => (n / 100) * max));
+
+/** Fault rates: each class on or off, at some rate. */
+export const ratesArb: fc.Arbitrary<FaultRates> = fc.record({
+  serverError: rate(0.15),
+  busy: rate(0.1),
+  lostBefore: rate(0.1),
+  lostAfter: rate(0.1),
+  stallHeaders: rate(0.1),
+  stallBody: rate(0.1),
+  drop: rate(0.02),
+  duplicate: rate(0.05),
+  reorder: rate(0.03),
+  stallFrame: rate(0.02),
+  cut: rate(0.01),
+  batch: rate(1),
+});
+
+const policy = fc.constantFrom(...POLICIES);
+
+export const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: policy.map((p) => ({ kind: "send" as const, policy: p })) },
+  { weight: 2, arbitrary: fc.constant({ kind: "stop" as const }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("confirm" as const), approve: fc.boolean(), twice: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("answer" as const), twice: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "reload" as const }) },
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 8000 }).map((ms) => ({ kind: "wait" as const, ms })) },
+  { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendOnFinish" as const, policy: p })) },
+  { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendOnEvent" as const, policy: p })) },
+  { weight: 1, arbitrary: fc.constant({ kind: "switch" as const }) },
+);
+
+export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({
+  seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  instances: fc.constantFrom(1, 1, 2),
+  replayLimit: fc.constantFrom(1000, 1000, 30),
+  rates: fc.oneof({ weight: 1, arbitrary: fc.constant(NO_FAULTS) }, { weight: 4, arbitrary: ratesArb }),
+  actions: fc.array(actionArb, { minLength: 1, maxLength: 24 }),
+});
+
+/** A schedule in one line (what a failure prints, to replay it). */
+export function showSchedule(s: Schedule): string {
+  return JSON.stringify(s);
+}

@@ -1,0 +1,340 @@
+// The faults of the chat's simulation (issue 36, item 3): a `fetch` wrapped around the
+// simulated service's that, drawing from a seeded random source, fails requests (5xx in
+// bursts longer than a retry budget, 409, a connection lost before or after the service
+// applied a POST), stalls response headers or bodies, and damages event streams (frames
+// dropped, duplicated, swapped with the next, held back, cut mid-frame, or delivered many
+// to a chunk). Every delay is a `setTimeout` (the explorer's virtual clock), so a seed
+// replays the same faults. What was injected is logged for the schedule's trace.
+
+/** A random number in [0, 1) from the schedule's seeded source. */
+export type Random = () => number;
+
+/** How often each fault happens (each a probability per request or per frame, 0 = never). */
+export interface FaultRates {
+  /** A request answered 500/502/503 (then a burst: the next 1–12 requests of its route too). */
+  serverError: number;
+  /** A request answered 409 with the service's detail (a POST only). */
+  busy: number;
+  /** A POST whose connection fails before it reaches the service (nothing applied). */
+  lostBefore: number;
+  /** A POST whose connection fails after the service applied it (the answer is lost). */
+  lostAfter: number;
+  /** Response headers held back 1–8 s. */
+  stallHeaders: number;
+  /** A response body (not a stream's) held back 1–8 s after its first bytes. */
+  stallBody: number;
+  /** Per frame of an event stream: the frame is dropped. */
+  drop: number;
+  /** Per frame: the frame is sent twice. */
+  duplicate: number;
+  /** Per frame: the frame is swapped with the next one. */
+  reorder: number;
+  /** Per frame: the stream is held back 0.5–6 s before it. */
+  stallFrame: number;
+  /** Per frame: the stream is cut in the middle of it (the body errors). */
+  cut: number;
+  /** Per frame: the frames queued are sent in one chunk (else one frame a chunk). */
+  batch: number;
+}
+
+/** No faults at all. */
+export const NO_FAULTS: FaultRates = {
+  serverError: 0,
+  busy: 0,
+  lostBefore: 0,
+  lostAfter: 0,
+  stallHeaders: 0,
+  stallBody: 0,
+  drop: 0,
+  duplicate: 0,
+  reorder: 0,
+  stallFrame: 0,
+  cut: 0,
+  batch: 0,
+};
+
+/** Rates of a schedule: each fault class on or off by the seed, at a rate by the seed. */
+export function randomRates(random: Random): FaultRates {
+  const pick = (max: number) => (random() < 0.5 ? 0 : random() * max);
+  return {
+    serverError: pick(0.15),
+    busy: pick(0.1),
+    lostBefore: pick(0.1),
+    lostAfter: pick(0.1),
+    stallHeaders: pick(0.1),
+    stallBody: pick(0.1),
+    drop: pick(0.02),
+    duplicate: pick(0.05),
+    reorder: pick(0.03),
+    stallFrame: pick(0.02),
+    cut: pick(0.01),
+    batch: random() < 0.5 ? 0 : random(),
+  };
+}
+
+/** Waits `ms` on the (virtual) clock; rejects with the signal's reason once it aborts. */
+function sleep(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/** The route of a request, for bursts: its method and path with ids replaced. */
+function routeOf(method: string, url: URL): string {
+  return `${method} ${url.pathname.replace(/[0-9a-f]{32}/g, ":id")}`;
+}
+
+const FRAME_END = "\n\n";
+
+/**
+ * The faults of one schedule, around the simulated service's `fetch`. `enabled` false lets
+ * every request through unharmed (the explorer's "the service is reachable again").
+ */
+export class Faults {
+  enabled = true;
+  /** What was injected, in order (`t` is the virtual clock's `Date.now()`). */
+  readonly log: string[] = [];
+  readonly #random: Random;
+  readonly #rates: FaultRates;
+  /** Route → requests of it still to fail in the current 5xx burst. */
+  readonly #bursts = new Map<string, number>();
+
+  constructor(random: Random, rates: FaultRates) {
+    this.#random = random;
+    this.#rates = rates;
+  }
+
+  #chance(rate: number): boolean {
+    return rate > 0 && this.#random() < rate;
+  }
+
+  #note(what: string): void {
+    this.log.push(`${Date.now()} ${what}`);
+  }
+
+  /** `inner` with this schedule's faults. */
+  wrap(inner: typeof fetch): typeof fetch {
+    return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const method = request.method;
+      const route = routeOf(method, url);
+      const stream = url.pathname.endsWith("/stream");
+      const signal = init?.signal ?? null;
+      if (!this.enabled) return inner(input, init);
+      const rates = this.#rates;
+      const burst = this.#bursts.get(route) ?? 0;
+      if (burst > 0 || this.#chance(rates.serverError)) {
+        const left = burst > 0 ? burst - 1 : Math.floor(this.#random() * 12);
+        if (left > 0) this.#bursts.set(route, left);
+        else this.#bursts.delete(route);
+        const status = [500, 502, 503][Math.floor(this.#random() * 3)]!;
+        this.#note(`${route} → ${status} (burst: ${left} more)`);
+        return new Response(JSON.stringify({ detail: "injected server error" }), { status, headers: { "content-type": "application/json" } });
+      }
+      if (method === "POST" && this.#chance(rates.busy)) {
+        this.#note(`${route} → 409`);
+        return new Response(JSON.stringify({ detail: "Session already has an active chat run in this process." }), { status: 409, headers: { "content-type": "application/json" } });
+      }
+      if (method !== "GET" && this.#chance(rates.lostBefore)) {
+        this.#note(`${route} lost before the service`);
+        await sleep(1 + this.#random() * 50, signal);
+        throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the request was sent") });
+      }
+      const lostAfter = method !== "GET" && this.#chance(rates.lostAfter);
+      if (this.#chance(rates.stallHeaders)) {
+        const ms = 1000 + this.#random() * 7000;
+        if (this.#random() < 0.5) {
+          // held on its way (a proxy, a slow instance): it reaches the service later even
+          // when the client gave up on it meanwhile
+          this.#note(`${route} held ${Math.round(ms)} ms on its way to the service`);
+          const { signal: _, ...rest } = init ?? {};
+          const late = sleep(ms, null).then(() => inner(request.url, { ...rest, method, body: init?.body ?? null }));
+          return await new Promise<Response>((resolve, reject) => {
+            if (signal?.aborted) return reject(signal.reason);
+            const abort = () => {
+              // the client gave up; the request still arrives, its answer is thrown away
+              late.then((r) => void r.body?.cancel().catch(() => {}), () => {});
+              reject(signal!.reason);
+            };
+            signal?.addEventListener("abort", abort, { once: true });
+            late.then(
+              (r) => {
+                signal?.removeEventListener("abort", abort);
+                resolve(r);
+              },
+              (e) => {
+                signal?.removeEventListener("abort", abort);
+                reject(e);
+              },
+            );
+          }).then((r) => (lostAfter ? Promise.reject(new TypeError("fetch failed")) : r));
+        }
+        this.#note(`${route} answer held ${Math.round(ms)} ms`);
+        const response = await inner(input, init);
+        try {
+          await sleep(ms, signal);
+        } catch (e) {
+          void response.body?.cancel().catch(() => {});
+          throw e;
+        }
+        return this.#finish(route, response, stream, signal, lostAfter);
+      }
+      const response = await inner(input, init);
+      return this.#finish(route, response, stream, signal, lostAfter);
+    }) as typeof fetch;
+  }
+
+  /** A response the service gave, lost on its way back or damaged. */
+  #finish(route: string, response: Response, stream: boolean, signal: AbortSignal | null, lostAfter: boolean): Response {
+    const rates = this.#rates;
+    {
+      if (lostAfter) {
+        this.#note(`${route} lost after the service applied it`);
+        void response.body?.cancel().catch(() => {});
+        throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the answer") });
+      }
+      if (response.body === null) return response;
+      if (stream && response.ok) return this.#damageStream(route, response, signal);
+      if (this.#chance(rates.stallBody)) return this.#stallBody(route, response, signal);
+      return response;
+    }
+  }
+
+  /** A body whose first bytes come at once and the rest after a stall. */
+  #stallBody(route: string, response: Response, signal: AbortSignal | null): Response {
+    const ms = 1000 + this.#random() * 7000;
+    this.#note(`${route} body held ${Math.round(ms)} ms`);
+    const reader = response.body!.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          const parts: Uint8Array[] = [];
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            parts.push(value);
+          }
+          const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+          let at = 0;
+          for (const p of parts) {
+            all.set(p, at);
+            at += p.length;
+          }
+          const head = Math.min(all.length, 10);
+          controller.enqueue(all.subarray(0, head));
+          await sleep(ms, signal);
+          if (head < all.length) controller.enqueue(all.subarray(head));
+          controller.close();
+        } catch (e) {
+          controller.error(e);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
+  /** An event stream with frames dropped, doubled, swapped, held back, batched or cut. */
+  #damageStream(route: string, response: Response, signal: AbortSignal | null): Response {
+    const rates = this.#rates;
+    const chance = (rate: number) => this.#chance(rate);
+    const random = this.#random;
+    const note = (what: string) => this.#note(`${route} ${what}`);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        let buffer = "";
+        let held: string | undefined; // a frame swapped with the next
+        let queue: string[] = [];
+        let open = true;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const flush = () => {
+          clearTimeout(timer);
+          timer = undefined;
+          if (queue.length === 0 || !open) return;
+          controller.enqueue(encoder.encode(queue.join("")));
+          queue = [];
+        };
+        // batching: the frames queued go out together a little later, in one chunk
+        const later = () => {
+          if (timer === undefined) timer = setTimeout(flush, random() * 100);
+        };
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true });
+            for (let end = buffer.indexOf(FRAME_END); end >= 0; end = buffer.indexOf(FRAME_END)) {
+              const frame = buffer.slice(0, end + FRAME_END.length);
+              buffer = buffer.slice(end + FRAME_END.length);
+              const out: string[] = [];
+              if (held !== undefined) {
+                out.push(frame, held);
+                held = undefined;
+              } else if (chance(rates.reorder)) {
+                note("frame swapped with the next");
+                held = frame;
+                continue;
+              } else if (chance(rates.drop)) {
+                note(`frame dropped: ${frame.slice(0, 80).trim()}`);
+                continue;
+              } else if (chance(rates.duplicate)) {
+                note("frame sent twice");
+                out.push(frame, frame);
+              } else {
+                out.push(frame);
+              }
+              if (chance(rates.stallFrame)) {
+                flush();
+                const ms = 500 + random() * 5500;
+                note(`stream held ${Math.round(ms)} ms`);
+                await sleep(ms, signal);
+              }
+              if (chance(rates.cut)) {
+                const last = out[out.length - 1]!;
+                queue.push(...out.slice(0, -1), last.slice(0, Math.max(1, Math.floor(last.length / 2))));
+                flush();
+                open = false;
+                note("stream cut mid-frame");
+                controller.error(new TypeError("terminated", { cause: new Error("injected: the stream was cut") }));
+                void reader.cancel().catch(() => {});
+                return;
+              }
+              queue.push(...out);
+            }
+            if (chance(rates.batch)) later();
+            else flush();
+          }
+          if (held !== undefined) queue.push(held);
+          flush();
+          open = false;
+          controller.close();
+        } catch (e) {
+          flush();
+          open = false;
+          if (!cancelled) controller.error(e);
+        }
+      },
+      cancel(reason) {
+        cancelled = true;
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+}

@@ -1,0 +1,91 @@
+// Deliberately broken variants of the chat for `scripts/simulate --self-test`: each one
+// change in the built package (pkg/dist), which the explorer must catch (a violation
+// within its seeds). A simulator that cannot fail proves nothing. A mutant whose code is
+// not found once in its file is reported stale (and counts as not caught).
+
+export interface Mutant {
+  name: string;
+  /** The file of pkg/dist changed. */
+  file: string;
+  /** The code replaced (found exactly once) and what replaces it. */
+  from: string;
+  to: string;
+  /** The seeds searched for a violation, [from, to). */
+  seeds: [number, number];
+}
+
+export const MUTANTS: Mutant[] = [
+  {
+    name: "resend after a timeout (a POST given up for time is sent again)",
+    file: "posting.js",
+    from: `const mayArrive = e.cause === "timeout";`,
+    to: `const mayArrive = false;`,
+    seeds: [0, 400],
+  },
+  {
+    name: "resend without checking (a POST lost after the service applied it is sent again)",
+    file: "posting.js",
+    from: `                    done = await applied();
+                    // a request`,
+    to: `                    done = false;
+                    // a request`,
+    seeds: [0, 400],
+  },
+  {
+    name: "forget a REPLY_END met during a reconnect (no onFinish for a reply the store shows ended)",
+    file: "chat.js",
+    from: `if (!first && !this.#hidden.has(m.id))`,
+    to: `if (false)`,
+    seeds: [0, 400],
+  },
+  {
+    name: "give up a repair reload (past the attempts, silently)",
+    file: "chat.js",
+    from: `                            tire(); // (what waits for it goes on: the stream reconnects meanwhile)
+                        }`,
+    to: `                            tire(); // (what waits for it goes on: the stream reconnects meanwhile)
+                        }
+                        if (failures > this.#retry.attempts) { this.#error = null; return; }`,
+    seeds: [0, 400],
+  },
+  {
+    name: "onFinish before the chat's state says the reply is over (a send from it is refused busy)",
+    file: "chat.js",
+    from: `        const submit = this.#submit;
+        if (submit !== null) {
+            if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies))`,
+    to: `        this.#finish(finished.splice(0));
+        const submit = this.#submit;
+        if (submit !== null) {
+            if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies))`,
+    seeds: [0, 400],
+  },
+  {
+    name: "no deduplication (a replay after a reconnect applies events again)",
+    file: "chat.js",
+    from: `new Session({ dedup: true, keepEvents: true })`,
+    to: `new Session({ dedup: false, keepEvents: true })`,
+    seeds: [0, 400],
+  },
+  {
+    name: "onEvent for replayed duplicates",
+    file: "chat.js",
+    from: `if (outcome === "duplicate" || typeof event.id !== "string")`,
+    to: `if (typeof event.id !== "string")`,
+    seeds: [0, 400],
+  },
+  {
+    name: "no run watchdog (a reply whose REPLY_END never came stays streaming)",
+    file: "chat.js",
+    from: `        chat.#watchdog.start();`,
+    to: ``,
+    seeds: [0, 400],
+  },
+  {
+    name: "partial replies kept at rest (the stored one never replaces them)",
+    file: "chat.js",
+    from: `            this.#partial.clear();`,
+    to: ``,
+    seeds: [0, 400],
+  },
+];
