@@ -4,7 +4,7 @@
 // status, reconnects. Framework-agnostic; `useChat` (agentscope-message/react) wraps it.
 // Loads the .wasm itself (`init()` in `Chat.open`), so importing it never blocks a page.
 import type { AgentEvent } from "./event.js";
-import { MsgError, toJSONText } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment, toJSONText } from "./errors.js";
 import { init } from "./load.js";
 import { Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
 import { Session, pendingActions as findPending, type Diagnostic, type KeptEvent, type PendingAction } from "./session.js";
@@ -311,9 +311,7 @@ export class Chat {
       throw new MsgError("invalid_argument", "Chat.open takes a ChatTransport (e.g. new AgentScopeTransport({...}))");
     }
     if (typeof options !== "object" || options === null) throw new MsgError("invalid_argument", "chat options must be an object");
-    if (options.sessionId !== undefined && (typeof options.sessionId !== "string" || options.sessionId === "")) {
-      throw new MsgError("invalid_argument", "chat option sessionId must be a non-empty string");
-    }
+    if (options.sessionId !== undefined) sessionIdSegment(options.sessionId, "chat option sessionId");
     Chat.#normalize(options); // bad options are refused before a session is made
     await init();
     const sessionId = options.sessionId ?? (await transport.createSession());
@@ -1150,15 +1148,8 @@ export class Chat {
   }
 
   async #sendMessages(msgs: readonly MsgJSON[]): Promise<void> {
-    for (const msg of msgs) {
-      for (const block of msg.content) {
-        const source = block.type === "data" ? (block.source as { type?: string; url?: string }) : undefined;
-        // the service reads any other scheme (file://) from its own disk
-        if (source?.type === "url" && !/^https?:/i.test(source.url ?? "")) {
-          throw new MsgError("invalid_argument", `send: a data block's URL must be http(s), got ${JSON.stringify(String(source.url).slice(0, 60))} (the service would read it on its side)`);
-        }
-      }
-    }
+    // the service reads any other scheme (file://) from its own disk
+    for (const msg of msgs) checkDataUrls(msg.content, "send");
     const status = this.status;
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
@@ -1273,6 +1264,11 @@ export class Chat {
   }
 
   async #answer(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
+    // refused before anything is sent: a lone surrogate in the results (stored with the
+    // reply, it makes the session's GET /messages answer 500 for good) and a data block's
+    // URL the service would read on its side (file://)
+    bodyJSON(event, "the answer");
+    checkDataUrls(event, "the answer");
     // answered once: a second answer meanwhile is refused (the service would park the reply)
     for (const id of callIds) this.#answered.add(id);
     try {
