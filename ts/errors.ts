@@ -10,10 +10,13 @@
  * `unknown_event_type` come from a strict `Session` only.
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
- * `status`), `service_unavailable` (a request or the event stream did not reach the
- * service, or the stream stalled), `run_failed` (a reply ended with an error), `run_lost`
- * (a reply with no event past `lostRunMs` while the service still says it runs: its
- * instance is likely gone) and `closed` (a chat used after `close()`).
+ * `status`, or a service answer that is not the JSON it should be),
+ * `service_unavailable` (a request or the event stream did not reach the service, or the
+ * stream stalled), `run_failed` (a reply ended with an error), `run_lost` (a reply with
+ * no event past `lostRunMs` while the service still says it runs: its instance is likely
+ * gone) and `closed` (a chat used after `close()`); it refuses with `invalid_argument`,
+ * before any request, what agentscope 2.0.11 would choke on: a lone surrogate in
+ * anything sent, a data block whose URL is not http(s), a session id `.` or `..`.
  */
 export type MsgErrorCode =
   | "role_violation"
