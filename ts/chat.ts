@@ -4,7 +4,7 @@
 // status, reconnects. Framework-agnostic; `useChat` (agentscope-message/react) wraps it.
 // Loads the .wasm itself (`init()` in `Chat.open`), so importing it never blocks a page.
 import type { AgentEvent } from "./event.js";
-import { MsgError, toJSONText } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment, toJSONText } from "./errors.js";
 import { init } from "./load.js";
 import { Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
 import { Session, pendingActions as findPending, type Diagnostic, type KeptEvent, type PendingAction } from "./session.js";
@@ -325,16 +325,16 @@ export class Chat {
    * `options.sessionId`), loads its latest stored history and opens its event stream.
    * Resolves once the history is loaded (the stream connects in the background: status
    * `connecting`, then `ready`). Rejects with `MsgError` (`http_error` with `status` 404
-   * for an unknown session, `service_unavailable`, `invalid_argument`).
+   * for an unknown session, or for an answer that is not the JSON it should be;
+   * `service_unavailable`; `invalid_argument`, before any request, for a `sessionId` that
+   * is not one path segment: empty, `.`, `..`, or with a lone surrogate).
    */
   static async open(transport: ChatTransport, options: ChatOptions = {}): Promise<Chat> {
     if (typeof transport !== "object" || transport === null || typeof transport.stream !== "function") {
       throw new MsgError("invalid_argument", "Chat.open takes a ChatTransport (e.g. new AgentScopeTransport({...}))");
     }
     if (typeof options !== "object" || options === null) throw new MsgError("invalid_argument", "chat options must be an object");
-    if (options.sessionId !== undefined && (typeof options.sessionId !== "string" || options.sessionId === "")) {
-      throw new MsgError("invalid_argument", "chat option sessionId must be a non-empty string");
-    }
+    if (options.sessionId !== undefined) sessionIdSegment(options.sessionId, "chat option sessionId");
     Chat.#normalize(options); // bad options are refused before a session is made
     await init();
     const sessionId = options.sessionId ?? (await transport.createSession());
@@ -1171,9 +1171,10 @@ export class Chat {
    * tool call waits for an answer (nothing is sent: the service would end the turn with an
    * error; keep the text in the composer), or when the service stayed busy for
    * `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is taken
-   * back); `invalid_argument` for text with a lone surrogate, and the model's errors for a
-   * message the reference refuses (`invalid_msg`, `role_violation` for a block a user
-   * message may not hold, …).
+   * back); `invalid_argument` for text with a lone surrogate or a data block whose URL
+   * source is not http(s) (the service reads a `file:` URL from its own disk; nothing is
+   * sent), and the model's errors for a message the reference refuses (`invalid_msg`,
+   * `role_violation` for a block a user message may not hold, …).
    */
   async send(input: SendInput): Promise<void> {
     this.#open();
@@ -1206,7 +1207,8 @@ export class Chat {
    * message(s) as `send` (shown at once, never applied twice; each checked as a `Msg`), a
    * `USER_CONFIRM_RESULT` or `EXTERNAL_EXECUTION_RESULT` as `confirm` / `submitExternal`
    * (its calls must be waiting: `invalid_argument` otherwise, since answering a call that
-   * does not wait parks the service). Rejects as those do; `invalid_argument` for
+   * does not wait parks the service; refused as those are for a lone surrogate or a data
+   * block's URL that is not http(s)). Rejects as those do; `invalid_argument` for
    * anything else (null included: it starts nothing the chat could follow).
    */
   async post(input: ChatInput): Promise<void> {
@@ -1235,15 +1237,8 @@ export class Chat {
   }
 
   async #sendMessages(msgs: readonly MsgJSON[]): Promise<void> {
-    for (const msg of msgs) {
-      for (const block of msg.content) {
-        const source = block.type === "data" ? (block.source as { type?: string; url?: string }) : undefined;
-        // the service reads any other scheme (file://) from its own disk
-        if (source?.type === "url" && !/^https?:/i.test(source.url ?? "")) {
-          throw new MsgError("invalid_argument", `send: a data block's URL must be http(s), got ${JSON.stringify(String(source.url).slice(0, 60))} (the service would read it on its side)`);
-        }
-      }
-    }
+    // the service reads any other scheme (file://) from its own disk
+    for (const msg of msgs) checkDataUrls(msg.content, "send");
     const status = this.status;
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
@@ -1317,8 +1312,9 @@ export class Chat {
    * continues (the call runs, or ends `denied`). A team worker's call (`worker` set in
    * `pendingActions`) is answered the same way, through this session. `rules`: permission rules to remember
    * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
-   * when that call is not waiting (answering twice would park the service), or the
-   * transport's `MsgError`.
+   * when that call is not waiting (answering twice would park the service) or, before
+   * anything is sent, for `rules` holding a lone surrogate or a data block whose URL is
+   * not http(s); or the transport's `MsgError`.
    */
   async confirm(toolCallId: string, confirmed: boolean, options: { rules?: readonly unknown[] | null } = {}): Promise<void> {
     this.#open();
@@ -1333,7 +1329,12 @@ export class Chat {
   /**
    * Answers tool calls waiting for an external executor (`REQUIRE_EXTERNAL_EXECUTION`,
    * e.g. an AskUser tool) with their results; the reply continues. Rejects with
-   * `invalid_argument` for a call that is not waiting, or the transport's `MsgError`.
+   * `invalid_argument` for a call that is not waiting, and, before anything is sent, for
+   * results holding a lone surrogate anywhere (output text, blocks, names, metadata:
+   * stored with the reply, agentscope 2.0.11 then answers 500 on the session's
+   * `GET /messages` for good) or a data block whose URL source is not http(s) (the
+   * service would read a `file:` URL from its own disk and hand it to the model); or the
+   * transport's `MsgError`.
    */
   async submitExternal(results: ExternalResult | readonly ExternalResult[]): Promise<void> {
     this.#open();
@@ -1358,6 +1359,11 @@ export class Chat {
   }
 
   async #answer(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
+    // refused before anything is sent: a lone surrogate in the results (stored with the
+    // reply, it makes the session's GET /messages answer 500 for good) and a data block's
+    // URL the service would read on its side (file://)
+    bodyJSON(event, "the answer");
+    checkDataUrls(event, "the answer");
     // answered once: a second answer meanwhile is refused (the service would park the reply)
     for (const id of callIds) this.#answered.add(id);
     this.#changed(); // (`answered` in pendingActions)
@@ -1467,7 +1473,9 @@ export class Chat {
   /**
    * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
    * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
-   * session (409), `invalid_argument` for an empty name or a transport without `request`.
+   * session (409), `invalid_argument` for an empty name, a name with a lone surrogate
+   * (nothing is sent: stored, it makes agentscope 2.0.11 answer 500 on `GET /sessions/`
+   * for good) or a transport without `request`.
    */
   async rename(name: string): Promise<void> {
     await this.#patch((sessions) => sessions.rename(this.sessionId, name, { signal: this.#lifetime.signal }));

@@ -10,10 +10,13 @@
  * `unknown_event_type` come from a strict `Session` only.
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
- * `status`), `service_unavailable` (a request or the event stream did not reach the
- * service, or the stream stalled), `run_failed` (a reply ended with an error), `run_lost`
- * (a reply with no event past `lostRunMs` while the service still says it runs: its
- * instance is likely gone) and `closed` (a chat used after `close()`).
+ * `status`, or a service answer that is not the JSON it should be),
+ * `service_unavailable` (a request or the event stream did not reach the service, or the
+ * stream stalled), `run_failed` (a reply ended with an error), `run_lost` (a reply with
+ * no event past `lostRunMs` while the service still says it runs: its instance is likely
+ * gone) and `closed` (a chat used after `close()`); it refuses with `invalid_argument`,
+ * before any request, what agentscope 2.0.11 would choke on: a lone surrogate in
+ * anything sent, a data block whose URL is not http(s), a session id `.` or `..`.
  */
 export type MsgErrorCode =
   | "role_violation"
@@ -185,4 +188,76 @@ export function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, w
     caps[rust] = value;
   }
   return caps;
+}
+
+// The inputs agentscope 2.0.11 chokes on, refused before any request (issue 36): a lone
+// surrogate stored in a session (its record or a message) makes `GET /sessions/` or the
+// session's `GET /messages` answer 500 for good; a data block's URL source other than
+// http(s) is read by the service on its side (`file:///etc/hostname` goes to the model).
+
+/** A JSON escape of a lone surrogate (`JSON.stringify` writes one so since ES2019), not after an escaped backslash. */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/i;
+
+/**
+ * The JSON text of a request body (`JSON.stringify`); `invalid_argument` for a value it
+ * cannot write (a cycle, a BigInt, a throwing getter) or that holds a lone surrogate in
+ * any string or key.
+ */
+export function bodyJSON(value: unknown, what: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new MsgError("invalid_argument", `${what} cannot be written as JSON: ${(e as Error).message}`);
+  }
+  if (typeof text === "string" && LONE_SURROGATE_ESCAPE.test(text)) {
+    throw new MsgError("invalid_argument", `${what} has a lone surrogate (not Unicode text; the service could not list it again)`);
+  }
+  return text ?? "null";
+}
+
+/** Whether `url` is an absolute http(s) URL. */
+function httpUrl(url: unknown): boolean {
+  if (typeof url !== "string" || !/^https?:/i.test(url)) return false;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Throws `invalid_argument` for a `data` block anywhere in `value` (a message, an event,
+ * a request body) whose source is a URL that is not http(s): the service would read a
+ * `file:` URL from its own disk. `value` is JSON-like (a cycle ends the walk there).
+ */
+export function checkDataUrls(value: unknown, what: string): void {
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null || seen.has(v)) continue;
+    seen.add(v);
+    const { type, source } = v as { type?: unknown; source?: { type?: unknown; url?: unknown } };
+    if (type === "data" && typeof source === "object" && source !== null && source.type === "url" && !httpUrl(source.url)) {
+      throw new MsgError(
+        "invalid_argument",
+        `${what}: a data block's URL must be http(s), got ${JSON.stringify(String(source.url).slice(0, 60))} (the service would read it on its side)`,
+      );
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push(child);
+  }
+}
+
+/**
+ * Throws `invalid_argument` unless `id` is a session id that is one plain path segment
+ * once encoded: a non-empty string, not `.` or `..` (a URL reads them as the folder or its
+ * parent: `DELETE /sessions/..` is `DELETE /`), without a lone surrogate.
+ */
+export function sessionIdSegment(id: unknown, what: string): string {
+  if (typeof id !== "string" || id === "") throw new MsgError("invalid_argument", `${what} must be a non-empty string`);
+  if (id === "." || id === "..") throw new MsgError("invalid_argument", `${what} must not be ${JSON.stringify(id)} (not a session's path segment)`);
+  if (LONE_SURROGATE_ESCAPE.test(JSON.stringify(id))) throw new MsgError("invalid_argument", `${what} has a lone surrogate`);
+  return id;
 }

@@ -2,7 +2,7 @@
 // 2.0.11 `create_app`) over an `AgentScopeTransport`: list, create, rename, set the
 // permission mode, delete; and `dataBlock`, a user turn's attachment as a `data` block.
 // Framework-free; loads no .wasm. Exported by `agentscope-message/chat`.
-import { MsgError } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
 import type { ContentBlockInput } from "./message.js";
 
 /**
@@ -166,6 +166,9 @@ const text = (value: unknown, what: string): string => {
   return value;
 };
 
+/** Whether a session id the service gave is one plain path segment. */
+const sessionIdOk = (id: string): boolean => id !== "" && id !== "." && id !== "..";
+
 const plainObject = (value: unknown): boolean =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -181,11 +184,15 @@ const plainObject = (value: unknown): boolean =>
  * | `rename(id, name)`, `setPermissionMode(id, mode)`, `update(id, fields)` | `PATCH /sessions/{sid}?agent_id=…` → the `SessionRecord` |
  * | `remove(id)` | `DELETE /sessions/{sid}?agent_id=…` → 204 |
  *
- * Every method rejects with a `MsgError`: `invalid_argument` for a bad argument (before
- * any request), `busy` for the service's 409 (a `PATCH` while a run holds the session),
- * `http_error` for another status (`status`: 404 for an unknown session or agent, 422
- * for a body the service refuses) or a response that is not the JSON it should be,
- * `service_unavailable` when the service could not be reached.
+ * Every method rejects with a `MsgError`: `invalid_argument` for a bad argument, before
+ * any request (a session id that is not one path segment: empty, `.` or `..`, which a
+ * URL reads as the folder or its parent; a name or field holding a lone surrogate, which
+ * stored makes agentscope 2.0.11 answer 500 on `GET /sessions/` for good), `busy` for
+ * the service's 409 (a `PATCH` while a run holds the session), `http_error` for another
+ * status (`status`: 404 for an unknown session or agent, 422 for a body the service
+ * refuses) or an answer that is not the JSON it should be (`null`, a list entry that is
+ * not a `{session: {id, config, state}, status}`, …), `service_unavailable` when the
+ * service could not be reached.
  */
 export class SessionsClient {
   readonly #transport: SessionsTransport;
@@ -224,9 +231,18 @@ export class SessionsClient {
    */
   async list(options: { signal?: AbortSignal } = {}): Promise<SessionView[]> {
     const response = await this.#transport.request("GET", "/sessions/", { query: { agent_id: this.agentId }, signal: options.signal, retry: "any" });
-    const body = await this.#json<{ sessions?: unknown }>(response, "GET /sessions/");
-    if (!Array.isArray(body.sessions)) throw new MsgError("http_error", "GET /sessions/: no sessions in the response", { status: response.status });
-    return body.sessions as SessionView[];
+    const body = await this.#json<{ sessions?: unknown } | null>(response, "GET /sessions/");
+    if (!plainObject(body) || !Array.isArray(body!.sessions)) throw new MsgError("http_error", "GET /sessions/: no sessions in the response", { status: response.status });
+    const sessions = body!.sessions as unknown[];
+    sessions.forEach((view, i) => {
+      // each a SessionView: its record (an id, the config, the state with tasks and permissions) and status
+      const record = plainObject(view) ? (view as { session?: unknown }).session : undefined;
+      const { id, config, state } = (plainObject(record) ? record : {}) as { id?: unknown; config?: unknown; state?: { tasks_context?: unknown; permission_context?: unknown } };
+      const fine = typeof id === "string" && plainObject(config) && plainObject(state) && plainObject(state!.tasks_context) && plainObject(state!.permission_context) &&
+        typeof (view as { status?: unknown }).status === "string";
+      if (!fine) throw new MsgError("http_error", `GET /sessions/: sessions[${i}] is not a session view ({session: {id, config, state}, status})`, { status: response.status });
+    });
+    return sessions as SessionView[];
   }
 
   /**
@@ -234,8 +250,8 @@ export class SessionsClient {
    * `http_error` with status 404 when there is none with this id.
    */
   async get(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<SessionView> {
-    text(sessionId, "SessionsClient.get: sessionId");
-    const found = (await this.list(options)).find((v) => v.session?.id === sessionId);
+    sessionIdSegment(sessionId, "SessionsClient.get: sessionId");
+    const found = (await this.list(options)).find((v) => v.session.id === sessionId);
     if (found === undefined) throw new MsgError("http_error", `Session '${sessionId}' not found.`, { status: 404 });
     return found;
   }
@@ -246,7 +262,7 @@ export class SessionsClient {
    * `http_error` 404 for an unknown session.
    */
   async state(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<SessionState> {
-    text(sessionId, "SessionsClient.state: sessionId");
+    sessionIdSegment(sessionId, "SessionsClient.state: sessionId");
     const { tasks_context, permission_context } = (await this.get(sessionId, options)).session.state;
     return { tasks_context, permission_context };
   }
@@ -254,7 +270,8 @@ export class SessionsClient {
   /**
    * Creates a session of the agent; resolves its id (`POST /sessions/`, 201). The body is
    * the client's `session` fields, then `fields`, `chat_model_config` and `name` when
-   * given. `http_error` 404 for an unknown agent or credential, 422 for a malformed
+   * given. `invalid_argument` (nothing sent) for a name or field holding a lone
+   * surrogate; `http_error` 404 for an unknown agent or credential, 422 for a malformed
    * `chat_model_config`.
    */
   async create(options: CreateSessionOptions = {}): Promise<string> {
@@ -268,24 +285,29 @@ export class SessionsClient {
     const body: Record<string, unknown> = { ...this.#session, ...fields, agent_id: this.agentId };
     if (chatModelConfig !== undefined) body.chat_model_config = chatModelConfig;
     if (name !== undefined) body.name = name;
+    bodyJSON(body, "SessionsClient.create: the session's fields");
+    checkDataUrls(body, "SessionsClient.create");
     // safe to repeat (at worst an unused empty session is left): tried on the next instance after any failure
     const response = await this.#transport.request("POST", "/sessions/", { body, signal: options.signal, retry: "any" });
-    const created = await this.#json<{ session_id?: unknown }>(response, "POST /sessions/");
-    if (typeof created.session_id !== "string") throw new MsgError("http_error", "POST /sessions/: no session_id in the response", { status: response.status });
-    return created.session_id;
+    const created = await this.#json<{ session_id?: unknown } | null>(response, "POST /sessions/");
+    if (!plainObject(created) || typeof created!.session_id !== "string" || !sessionIdOk(created!.session_id)) throw new MsgError("http_error", "POST /sessions/: no session_id in the response", { status: response.status });
+    return created!.session_id as string;
   }
 
   /**
    * Changes the session's settings (`PATCH /sessions/{sid}`, fields in the service's
    * names: `name`, `permission_mode`, `chat_model_config`, `fallback_chat_model_config`,
    * `tts_model_config`, `knowledge_config`, …; an absent field is left as it is, a
-   * `null` clears a model setting); resolves the whole record after the change. `busy`
-   * (409) while a run holds the session; `http_error` 404 for an unknown session, 422 for
-   * a value the service refuses.
+   * `null` clears a model setting); resolves the whole record after the change.
+   * `invalid_argument` (nothing sent) for an id that is not one path segment or fields
+   * holding a lone surrogate (in a value or a key); `busy` (409) while a run holds the
+   * session; `http_error` 404 for an unknown session, 422 for a value the service refuses.
    */
   async update(sessionId: string, fields: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
-    text(sessionId, "SessionsClient.update: sessionId");
+    sessionIdSegment(sessionId, "SessionsClient.update: sessionId");
     if (!plainObject(fields)) throw new MsgError("invalid_argument", "SessionsClient.update: fields must be an object");
+    bodyJSON(fields, "SessionsClient.update: fields");
+    checkDataUrls(fields, "SessionsClient.update");
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     // the same PATCH twice sets the same values: safe to repeat
     const response = await this.#transport.request("PATCH", path, { query: { agent_id: this.agentId }, body: fields, signal: options.signal, retry: "any" });
@@ -296,7 +318,7 @@ export class SessionsClient {
 
   /** Renames the session (`PATCH {name}`); see {@link SessionsClient.update} for its errors. */
   async rename(sessionId: string, name: string, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
-    text(sessionId, "SessionsClient.rename: sessionId");
+    sessionIdSegment(sessionId, "SessionsClient.rename: sessionId");
     return this.update(sessionId, { name: text(name, "SessionsClient.rename: name") }, options);
   }
 
@@ -306,7 +328,7 @@ export class SessionsClient {
    * {@link PERMISSION_MODES}; see {@link SessionsClient.update} for the rest.
    */
   async setPermissionMode(sessionId: string, mode: PermissionMode, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
-    text(sessionId, "SessionsClient.setPermissionMode: sessionId");
+    sessionIdSegment(sessionId, "SessionsClient.setPermissionMode: sessionId");
     if (!PERMISSION_MODES.includes(mode)) {
       throw new MsgError("invalid_argument", `SessionsClient.setPermissionMode: mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
     }
@@ -315,12 +337,13 @@ export class SessionsClient {
 
   /**
    * Deletes the session and everything it holds (`DELETE /sessions/{sid}`, 204); a run in
-   * flight is cancelled by the service. `http_error` 404 for an unknown (or already
-   * deleted) session. Not repeated on another instance once sent (a second delete would
+   * flight is cancelled by the service. `invalid_argument` (nothing sent) for an id that
+   * is not one path segment (`remove("..")` would be `DELETE /`); `http_error` 404 for an
+   * unknown (or already deleted) session. Not repeated on another instance once sent (a second delete would
    * answer 404).
    */
   async remove(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    text(sessionId, "SessionsClient.remove: sessionId");
+    sessionIdSegment(sessionId, "SessionsClient.remove: sessionId");
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     const response = await this.#transport.request("DELETE", path, { query: { agent_id: this.agentId }, signal: options.signal, retry: "unsent" });
     await response.text();

@@ -2,7 +2,7 @@
 // (`ChatTransport`) and the one over `fetch` (`AgentScopeTransport`), with its failover
 // rules across the instances of one service and its request timeout.
 import type { AgentEvent } from "./event.js";
-import { MsgError } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
 import type { MsgJSON } from "./message.js";
 import { number } from "./timing.js";
 
@@ -32,11 +32,13 @@ export interface HistoryPage {
 /**
  * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
  * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
- * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
- * (another status; `status` set), `service_unavailable` (the request did not reach the
- * service, or its connection failed before an answer: then it may have been applied; with
- * `cause` `"timeout"` when it got no answer in time and may still be on its way, so that
- * `Chat` never sends it again).
+ * `failover`, optional). `Chat` never gives it a session id that is not one path segment
+ * (empty, `.`, `..`) nor an input with a lone surrogate or a data block's URL that is not
+ * http(s). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error` (another
+ * status, `status` set; or an answer that is not the JSON it should be),
+ * `service_unavailable` (the request did not reach the service, or its connection failed
+ * before an answer: then it may have been applied; with `cause` `"timeout"` when it got
+ * no answer in time and may still be on its way, so that `Chat` never sends it again).
  */
 export interface ChatTransport {
   /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -95,7 +97,12 @@ export interface AgentScopeTransportOptions {
  * The AgentScope 2.0 app API (agentscope 2.0.11 `create_app`) over `fetch`: `POST
  * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
  * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
- * `X-User-ID` header and `agent_id`.
+ * `X-User-ID` header and `agent_id`. Refused with `invalid_argument` before any request:
+ * a session id that is not one path segment (empty, `.`, `..`), a body holding a lone
+ * surrogate (stored, agentscope 2.0.11 answers 500 on its lists for good) or a data
+ * block whose URL source is not http(s) (the service reads a `file:` URL from its disk).
+ * An answer that is not the JSON it should be (`null`, a message that is not an object)
+ * is `http_error`.
  *
  * Several base URLs (instances of one service): every request goes to the current one.
  * A request that could not connect (connection refused, no such host, connect timeout:
@@ -197,15 +204,20 @@ export class AgentScopeTransport implements ChatTransport {
    * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
    * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
    * connection was never made, `"any"` also after a broken connection or a 502/503/504
-   * (for requests safe to repeat). Rejects with `MsgError`: `busy` (409), `http_error`
-   * (another status, `status` set; `message` has the service's `detail`),
-   * `service_unavailable`.
+   * (for requests safe to repeat). Rejects with `MsgError`: `invalid_argument` (nothing
+   * sent) for a body with a lone surrogate or a data block's URL that is not http(s),
+   * `busy` (409), `http_error` (another status, `status` set; `message` has the
+   * service's `detail`), `service_unavailable`.
    */
   request(method: string, path: string, options: { query?: Record<string, string | null | undefined>; body?: unknown; signal?: AbortSignal; retry?: "unsent" | "any" } = {}): Promise<Response> {
     return this.#request(method, path, options.query ?? {}, options.body, options.signal, options.retry ?? "unsent");
   }
 
   async #request(method: string, path: string, query: Record<string, string | null | undefined>, body: unknown, signal: AbortSignal | undefined, retry: "unsent" | "any"): Promise<Response> {
+    // refused before any request: a lone surrogate (stored, it breaks the session's
+    // listing for good) and a data block's URL the service would read on its side
+    const bodyText = body === undefined ? undefined : bodyJSON(body, `${method} ${path}: the body`);
+    if (body !== undefined) checkDataUrls(body, `${method} ${path}`);
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) params.set(k, v);
     const headers: Record<string, string> = { ...this.#headers, "X-User-ID": this.#userId };
@@ -226,7 +238,7 @@ export class AgentScopeTransport implements ChatTransport {
       const timer = timed ? setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs) : undefined;
       try {
         if (signal?.aborted) throw signal.reason;
-        response = await this.#fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: both });
+        response = await this.#fetch(url, { method, headers, body: bodyText, signal: both });
         // the time covers the whole answer: a body that stalls is given up as headers are
         if (timed) response = new Response(await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
       } catch (e) {
@@ -286,16 +298,21 @@ export class AgentScopeTransport implements ChatTransport {
   async createSession(options: { signal?: AbortSignal } = {}): Promise<string> {
     // tried on the next instance after any failed connection: at worst an unused empty session is left
     const response = await this.#request("POST", "/sessions/", {}, { ...this.#sessionBody, agent_id: this.#agentId }, options.signal, "any");
-    const body = await this.#json<{ session_id?: unknown }>(response, "POST /sessions/");
-    if (typeof body.session_id !== "string") throw new MsgError("http_error", "POST /sessions/: no session_id in the response");
-    return body.session_id;
+    const body = await this.#json<{ session_id?: unknown } | null>(response, "POST /sessions/");
+    const id = isObject(body) ? body.session_id : undefined;
+    if (typeof id !== "string" || id === "" || id === "." || id === "..") {
+      throw new MsgError("http_error", "POST /sessions/: no session_id in the response", { status: response.status });
+    }
+    return id;
   }
 
   async history(sessionId: string, options: { before?: string; signal?: AbortSignal } = {}): Promise<HistoryPage> {
-    const path = `/sessions/${encodeURIComponent(sessionId)}/messages`;
+    const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/messages`;
     const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal, "any");
-    const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown }>(response, `GET ${path}`);
-    if (!Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`);
+    const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown } | null>(response, `GET ${path}`);
+    if (!isObject(body) || !Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`, { status: response.status });
+    const bad = (body.messages as unknown[]).findIndex((m) => !isObject(m) || typeof m.id !== "string" || typeof m.role !== "string" || !Array.isArray(m.content));
+    if (bad >= 0) throw new MsgError("http_error", `GET ${path}: messages[${bad}] is not a message`, { status: response.status });
     return {
       messages: body.messages as MsgJSON[],
       eventCursor: typeof body.event_cursor === "string" ? body.event_cursor : null,
@@ -304,28 +321,36 @@ export class AgentScopeTransport implements ChatTransport {
     };
   }
 
-  stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response> {
-    const path = `/sessions/${encodeURIComponent(sessionId)}/stream`;
+  async stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response> {
+    const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/stream`;
     return this.#request("GET", path, { agent_id: this.#agentId, after: options.after }, undefined, options.signal, "any");
   }
 
   async chat(sessionId: string, input: ChatInput, options: { signal?: AbortSignal } = {}): Promise<void> {
+    sessionIdSegment(sessionId, "sessionId");
     const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal, "unsent");
     await response.text(); // (a small JSON body; read, not cancelled: a cancel shows as a failed request)
   }
 
   async interrupt(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const path = `/sessions/${encodeURIComponent(sessionId)}/interrupt`;
+    const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/interrupt`;
     const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
     await response.text();
   }
 
   async status(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
-    const path = `/sessions/${encodeURIComponent(sessionId)}/status`;
+    const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/status`;
     const response = await this.#request("GET", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
-    const body = await this.#json<{ status?: unknown }>(response, `GET ${path}`);
-    return String(body.status) as ServiceStatus;
+    const body = await this.#json<{ status?: unknown } | null>(response, `GET ${path}`);
+    const status = isObject(body) ? body.status : undefined;
+    if (typeof status !== "string") throw new MsgError("http_error", `GET ${path}: no status in the response`, { status: response.status });
+    return status as ServiceStatus;
   }
+}
+
+/** Whether `value` is a JSON object (not null, not an array). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A signal that aborts when either does: `AbortSignal.any` (node 20.3, every current browser), else linked by hand. */

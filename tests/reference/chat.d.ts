@@ -184,7 +184,9 @@ export declare class Chat {
      * `options.sessionId`), loads its latest stored history and opens its event stream.
      * Resolves once the history is loaded (the stream connects in the background: status
      * `connecting`, then `ready`). Rejects with `MsgError` (`http_error` with `status` 404
-     * for an unknown session, `service_unavailable`, `invalid_argument`).
+     * for an unknown session, or for an answer that is not the JSON it should be;
+     * `service_unavailable`; `invalid_argument`, before any request, for a `sessionId` that
+     * is not one path segment: empty, `.`, `..`, or with a lone surrogate).
      */
     static open(transport: ChatTransport, options?: ChatOptions): Promise<Chat>;
     /** The current snapshot (bound: pass `chat.getSnapshot` as is). */
@@ -227,9 +229,10 @@ export declare class Chat {
      * tool call waits for an answer (nothing is sent: the service would end the turn with an
      * error; keep the text in the composer), or when the service stayed busy for
      * `busyWaitMs`; the transport's `http_error` / `service_unavailable` (the turn is taken
-     * back); `invalid_argument` for text with a lone surrogate, and the model's errors for a
-     * message the reference refuses (`invalid_msg`, `role_violation` for a block a user
-     * message may not hold, …).
+     * back); `invalid_argument` for text with a lone surrogate or a data block whose URL
+     * source is not http(s) (the service reads a `file:` URL from its own disk; nothing is
+     * sent), and the model's errors for a message the reference refuses (`invalid_msg`,
+     * `role_violation` for a block a user message may not hold, …).
      */
     send(input: SendInput): Promise<void>;
     /**
@@ -237,7 +240,8 @@ export declare class Chat {
      * message(s) as `send` (shown at once, never applied twice; each checked as a `Msg`), a
      * `USER_CONFIRM_RESULT` or `EXTERNAL_EXECUTION_RESULT` as `confirm` / `submitExternal`
      * (its calls must be waiting: `invalid_argument` otherwise, since answering a call that
-     * does not wait parks the service). Rejects as those do; `invalid_argument` for
+     * does not wait parks the service; refused as those are for a lone surrogate or a data
+     * block's URL that is not http(s)). Rejects as those do; `invalid_argument` for
      * anything else (null included: it starts nothing the chat could follow).
      */
     post(input: ChatInput): Promise<void>;
@@ -246,8 +250,9 @@ export declare class Chat {
      * continues (the call runs, or ends `denied`). A team worker's call (`worker` set in
      * `pendingActions`) is answered the same way, through this session. `rules`: permission rules to remember
      * (e.g. the call's `suggested_rules`, "always allow"). Rejects with `invalid_argument`
-     * when that call is not waiting (answering twice would park the service), or the
-     * transport's `MsgError`.
+     * when that call is not waiting (answering twice would park the service) or, before
+     * anything is sent, for `rules` holding a lone surrogate or a data block whose URL is
+     * not http(s); or the transport's `MsgError`.
      */
     confirm(toolCallId: string, confirmed: boolean, options?: {
         rules?: readonly unknown[] | null;
@@ -255,7 +260,12 @@ export declare class Chat {
     /**
      * Answers tool calls waiting for an external executor (`REQUIRE_EXTERNAL_EXECUTION`,
      * e.g. an AskUser tool) with their results; the reply continues. Rejects with
-     * `invalid_argument` for a call that is not waiting, or the transport's `MsgError`.
+     * `invalid_argument` for a call that is not waiting, and, before anything is sent, for
+     * results holding a lone surrogate anywhere (output text, blocks, names, metadata:
+     * stored with the reply, agentscope 2.0.11 then answers 500 on the session's
+     * `GET /messages` for good) or a data block whose URL source is not http(s) (the
+     * service would read a `file:` URL from its own disk and hand it to the model); or the
+     * transport's `MsgError`.
      */
     submitExternal(results: ExternalResult | readonly ExternalResult[]): Promise<void>;
     /**
@@ -274,7 +284,9 @@ export declare class Chat {
     /**
      * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
      * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
-     * session (409), `invalid_argument` for an empty name or a transport without `request`.
+     * session (409), `invalid_argument` for an empty name, a name with a lone surrogate
+     * (nothing is sent: stored, it makes agentscope 2.0.11 answer 500 on `GET /sessions/`
+     * for good) or a transport without `request`.
      */
     rename(name: string): Promise<void>;
     /**

@@ -10,10 +10,13 @@
  * `unknown_event_type` come from a strict `Session` only.
  * The chat client (`agentscope-message/chat`) adds `busy` (the service runs another reply:
  * HTTP 409, or a reply of this chat is in flight), `http_error` (another HTTP status, in
- * `status`), `service_unavailable` (a request or the event stream did not reach the
- * service, or the stream stalled), `run_failed` (a reply ended with an error), `run_lost`
- * (a reply with no event past `lostRunMs` while the service still says it runs: its
- * instance is likely gone) and `closed` (a chat used after `close()`).
+ * `status`, or a service answer that is not the JSON it should be),
+ * `service_unavailable` (a request or the event stream did not reach the service, or the
+ * stream stalled), `run_failed` (a reply ended with an error), `run_lost` (a reply with
+ * no event past `lostRunMs` while the service still says it runs: its instance is likely
+ * gone) and `closed` (a chat used after `close()`); it refuses with `invalid_argument`,
+ * before any request, what agentscope 2.0.11 would choke on: a lone surrogate in
+ * anything sent, a data block whose URL is not http(s), a session id `.` or `..`.
  */
 export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "not_writable" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed";
 /**
@@ -84,4 +87,22 @@ declare const CAPS: {
  * is not an integer from 0 (no cap) to 2^32 - 1 (a `usize` in wasm32).
  */
 export declare function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, what: string): Record<string, number>;
+/**
+ * The JSON text of a request body (`JSON.stringify`); `invalid_argument` for a value it
+ * cannot write (a cycle, a BigInt, a throwing getter) or that holds a lone surrogate in
+ * any string or key.
+ */
+export declare function bodyJSON(value: unknown, what: string): string;
+/**
+ * Throws `invalid_argument` for a `data` block anywhere in `value` (a message, an event,
+ * a request body) whose source is a URL that is not http(s): the service would read a
+ * `file:` URL from its own disk. `value` is JSON-like (a cycle ends the walk there).
+ */
+export declare function checkDataUrls(value: unknown, what: string): void;
+/**
+ * Throws `invalid_argument` unless `id` is a session id that is one plain path segment
+ * once encoded: a non-empty string, not `.` or `..` (a URL reads them as the folder or its
+ * parent: `DELETE /sessions/..` is `DELETE /`), without a lone surrogate.
+ */
+export declare function sessionIdSegment(id: unknown, what: string): string;
 export {};

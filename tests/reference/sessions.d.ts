@@ -164,11 +164,15 @@ export interface SessionsClientOptions {
  * | `rename(id, name)`, `setPermissionMode(id, mode)`, `update(id, fields)` | `PATCH /sessions/{sid}?agent_id=…` → the `SessionRecord` |
  * | `remove(id)` | `DELETE /sessions/{sid}?agent_id=…` → 204 |
  *
- * Every method rejects with a `MsgError`: `invalid_argument` for a bad argument (before
- * any request), `busy` for the service's 409 (a `PATCH` while a run holds the session),
- * `http_error` for another status (`status`: 404 for an unknown session or agent, 422
- * for a body the service refuses) or a response that is not the JSON it should be,
- * `service_unavailable` when the service could not be reached.
+ * Every method rejects with a `MsgError`: `invalid_argument` for a bad argument, before
+ * any request (a session id that is not one path segment: empty, `.` or `..`, which a
+ * URL reads as the folder or its parent; a name or field holding a lone surrogate, which
+ * stored makes agentscope 2.0.11 answer 500 on `GET /sessions/` for good), `busy` for
+ * the service's 409 (a `PATCH` while a run holds the session), `http_error` for another
+ * status (`status`: 404 for an unknown session or agent, 422 for a body the service
+ * refuses) or an answer that is not the JSON it should be (`null`, a list entry that is
+ * not a `{session: {id, config, state}, status}`, …), `service_unavailable` when the
+ * service could not be reached.
  */
 export declare class SessionsClient {
     #private;
@@ -202,7 +206,8 @@ export declare class SessionsClient {
     /**
      * Creates a session of the agent; resolves its id (`POST /sessions/`, 201). The body is
      * the client's `session` fields, then `fields`, `chat_model_config` and `name` when
-     * given. `http_error` 404 for an unknown agent or credential, 422 for a malformed
+     * given. `invalid_argument` (nothing sent) for a name or field holding a lone
+     * surrogate; `http_error` 404 for an unknown agent or credential, 422 for a malformed
      * `chat_model_config`.
      */
     create(options?: CreateSessionOptions): Promise<string>;
@@ -210,9 +215,10 @@ export declare class SessionsClient {
      * Changes the session's settings (`PATCH /sessions/{sid}`, fields in the service's
      * names: `name`, `permission_mode`, `chat_model_config`, `fallback_chat_model_config`,
      * `tts_model_config`, `knowledge_config`, …; an absent field is left as it is, a
-     * `null` clears a model setting); resolves the whole record after the change. `busy`
-     * (409) while a run holds the session; `http_error` 404 for an unknown session, 422 for
-     * a value the service refuses.
+     * `null` clears a model setting); resolves the whole record after the change.
+     * `invalid_argument` (nothing sent) for an id that is not one path segment or fields
+     * holding a lone surrogate (in a value or a key); `busy` (409) while a run holds the
+     * session; `http_error` 404 for an unknown session, 422 for a value the service refuses.
      */
     update(sessionId: string, fields: Record<string, unknown>, options?: {
         signal?: AbortSignal;
@@ -231,8 +237,9 @@ export declare class SessionsClient {
     }): Promise<SessionRecord>;
     /**
      * Deletes the session and everything it holds (`DELETE /sessions/{sid}`, 204); a run in
-     * flight is cancelled by the service. `http_error` 404 for an unknown (or already
-     * deleted) session. Not repeated on another instance once sent (a second delete would
+     * flight is cancelled by the service. `invalid_argument` (nothing sent) for an id that
+     * is not one path segment (`remove("..")` would be `DELETE /`); `http_error` 404 for an
+     * unknown (or already deleted) session. Not repeated on another instance once sent (a second delete would
      * answer 404).
      */
     remove(sessionId: string, options?: {

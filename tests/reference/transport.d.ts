@@ -25,11 +25,13 @@ export interface HistoryPage {
 /**
  * How a {@link Chat} talks to a service. {@link AgentScopeTransport} speaks the AgentScope
  * 2.0 app API; a custom one (another auth, a proxy) implements the same six calls (and
- * `failover`, optional). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error`
- * (another status; `status` set), `service_unavailable` (the request did not reach the
- * service, or its connection failed before an answer: then it may have been applied; with
- * `cause` `"timeout"` when it got no answer in time and may still be on its way, so that
- * `Chat` never sends it again).
+ * `failover`, optional). `Chat` never gives it a session id that is not one path segment
+ * (empty, `.`, `..`) nor an input with a lone surrogate or a data block's URL that is not
+ * http(s). Calls reject with `MsgError`: `busy` (HTTP 409), `http_error` (another
+ * status, `status` set; or an answer that is not the JSON it should be),
+ * `service_unavailable` (the request did not reach the service, or its connection failed
+ * before an answer: then it may have been applied; with `cause` `"timeout"` when it got
+ * no answer in time and may still be on its way, so that `Chat` never sends it again).
  */
 export interface ChatTransport {
     /** Creates a session; resolves its id (`POST /sessions/`). */
@@ -100,7 +102,12 @@ export interface AgentScopeTransportOptions {
  * The AgentScope 2.0 app API (agentscope 2.0.11 `create_app`) over `fetch`: `POST
  * /sessions/`, `GET /sessions/{sid}/messages`, `GET /sessions/{sid}/stream`, `POST /chat/`,
  * `POST /sessions/{sid}/interrupt`, `GET /sessions/{sid}/status`, each with the
- * `X-User-ID` header and `agent_id`.
+ * `X-User-ID` header and `agent_id`. Refused with `invalid_argument` before any request:
+ * a session id that is not one path segment (empty, `.`, `..`), a body holding a lone
+ * surrogate (stored, agentscope 2.0.11 answers 500 on its lists for good) or a data
+ * block whose URL source is not http(s) (the service reads a `file:` URL from its disk).
+ * An answer that is not the JSON it should be (`null`, a message that is not an object)
+ * is `http_error`.
  *
  * Several base URLs (instances of one service): every request goes to the current one.
  * A request that could not connect (connection refused, no such host, connect timeout:
@@ -130,9 +137,10 @@ export declare class AgentScopeTransport implements ChatTransport {
      * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
      * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
      * connection was never made, `"any"` also after a broken connection or a 502/503/504
-     * (for requests safe to repeat). Rejects with `MsgError`: `busy` (409), `http_error`
-     * (another status, `status` set; `message` has the service's `detail`),
-     * `service_unavailable`.
+     * (for requests safe to repeat). Rejects with `MsgError`: `invalid_argument` (nothing
+     * sent) for a body with a lone surrogate or a data block's URL that is not http(s),
+     * `busy` (409), `http_error` (another status, `status` set; `message` has the
+     * service's `detail`), `service_unavailable`.
      */
     request(method: string, path: string, options?: {
         query?: Record<string, string | null | undefined>;

@@ -5,7 +5,7 @@
 // against the message the service stored.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { AgentScopeTransport, MAX_ATTACHMENT_BYTES, PERMISSION_MODES, SessionsClient, dataBlock, type SessionView } from "../../pkg/dist/chat.js";
+import { AgentScopeTransport, Chat, MAX_ATTACHMENT_BYTES, PERMISSION_MODES, SessionsClient, dataBlock, type SessionView } from "../../pkg/dist/chat.js";
 import { MsgError, UserMsg } from "../../pkg/dist/index.js";
 import type { Json } from "./helpers.ts";
 import { api, startService, stored, type Service } from "./service.ts";
@@ -209,6 +209,28 @@ test("bad arguments: invalid_argument before any request", async () => {
   // a service that is not there
   const gone = new SessionsClient(new AgentScopeTransport({ baseUrl: "http://127.0.0.1:9", userId: "u", agentId: "a" }));
   await rejects(gone.list(), "service_unavailable");
+});
+
+test("a name with a lone surrogate is refused before any request (stored, it made GET /sessions/ answer 500 for good)", async () => {
+  const sessions = client();
+  const id = await sessions.create({ name: "before" });
+  const lone = "caf\ud800";
+  const before = requests.length;
+  await rejects(sessions.rename(id, lone), "invalid_argument");
+  await rejects(sessions.update(id, { name: lone }), "invalid_argument");
+  await rejects(sessions.create({ name: lone }), "invalid_argument");
+  const transport = counting();
+  const chat = await Chat.open(transport, { sessionId: id });
+  try {
+    const opened = requests.length;
+    await rejects(chat.rename(lone), "invalid_argument");
+    assert.deepEqual(requests.slice(opened).filter((r) => !r.startsWith("GET ")), [], "no PATCH");
+  } finally {
+    chat.close();
+  }
+  assert.ok(!requests.slice(before).some((r) => r.startsWith("PATCH ") || r.startsWith("POST /sessions/")), "no PATCH, no POST /sessions/");
+  // the service's own list still answers, with the name as it was
+  assert.equal(find(await listed(), id)?.session.config.name, "before");
 });
 
 // ------------------------------------------------------------------ attachments

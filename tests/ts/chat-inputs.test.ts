@@ -1,0 +1,295 @@
+// Inputs agentscope 2.0.11 chokes on, refused before any request, and service answers of
+// the wrong shape, refused as a MsgError (issue 36, item 5). Unit-level: the transport gets
+// a `fetch` that records every request (to prove that none left) and answers with fixed
+// bodies; what the service does with such an input is shown live in sessions.test.ts.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { AgentScopeTransport, Chat, MsgError, SessionsClient, type ChatTransport } from "../../pkg/dist/chat.js";
+
+const LONE = "caf\ud800"; // a high surrogate without its low half
+const SID = "s1";
+const T = "2026-01-01T00:00:00.000001";
+
+type Call = { method: string; path: string; body?: string };
+
+/** A session view as `GET /sessions/` lists it. */
+function view(id = SID): unknown {
+  return {
+    session: {
+      id,
+      created_at: T,
+      updated_at: T,
+      user_id: "u",
+      agent_id: "a",
+      origin: { type: "user" },
+      team_id: null,
+      config: { workspace_id: "w", name: "n", naming: { auto: true }, cwd: null, chat_model_config: null, fallback_chat_model_config: null, tts_model_config: null, realtime_model_config: null, knowledge_config: null },
+      state: { tasks_context: { tasks: [] }, permission_context: { mode: "default", working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} } },
+    },
+    status: "awaiting_external_result",
+    is_running: false,
+    team: null,
+  };
+}
+
+/** A stored reply parked on two tool calls: `ask` waits for an external result, `tool` for a confirmation. */
+const parked = {
+  name: "Friday",
+  role: "assistant",
+  id: "reply-1",
+  content: [
+    { type: "tool_call", id: "ask", name: "AskUser", input: "{}", state: "submitted", suggested_rules: [], created_at: T, finished_at: T },
+    { type: "tool_call", id: "tool", name: "Bash", input: "{}", state: "asking", suggested_rules: [], created_at: T, finished_at: T },
+  ],
+  metadata: {},
+  created_at: T,
+  usage: null,
+  finished_at: null,
+};
+
+/**
+ * A fetch that records every request and answers from `answers` (by `METHOD path`, path
+ * without the query), else as a parked session of the fake service: its list, its history
+ * (the parked reply), a stream that stays open, its status.
+ */
+function recordingFetch(answers: Record<string, () => Response> = {}): { fetch: typeof fetch; calls: Call[] } {
+  const calls: Call[] = [];
+  const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+  const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    const method = init?.method ?? "GET";
+    const call: Call = { method, path: url.pathname };
+    if (typeof init?.body === "string") call.body = init.body;
+    calls.push(call);
+    const key = `${method} ${url.pathname}`;
+    if (answers[key] !== undefined) return answers[key]();
+    switch (key) {
+      case "GET /sessions/":
+        return json({ sessions: [view()], total: 1 });
+      case `GET /sessions/${SID}/messages`:
+        return json({ messages: [parked], event_cursor: null, is_running: false, has_more: false });
+      case `GET /sessions/${SID}/status`:
+        return json({ status: "awaiting_external_result" });
+      case `GET /sessions/${SID}/stream`: {
+        const signal = init?.signal;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            signal?.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }
+      default:
+        return json({ detail: "not in this fake" }, 500);
+    }
+  };
+  return { fetch: f as typeof fetch, calls };
+}
+
+const transportOf = (f: typeof fetch) => new AgentScopeTransport({ baseUrl: "http://service.test", userId: "u", agentId: "a", fetch: f });
+
+/** Asserts that `run` rejects with a MsgError of `code`. */
+async function refused(run: () => Promise<unknown>, code: string | readonly string[], what: string): Promise<MsgError> {
+  try {
+    await run();
+  } catch (e) {
+    assert.ok(e instanceof MsgError, `${what}: not a MsgError but ${String(e)}`);
+    if (typeof code === "string") assert.equal(e.code, code, `${what}: ${e.message}`);
+    else assert.ok(code.includes(e.code), `${what}: ${e.code} ${e.message}`);
+    return e;
+  }
+  assert.fail(`${what}: not refused`);
+}
+
+/** A chat open on the fake parked session, and the requests it made. */
+async function parkedChat(): Promise<{ chat: Chat; calls: Call[] }> {
+  const { fetch: f, calls } = recordingFetch();
+  const chat = await Chat.open(transportOf(f), { sessionId: SID });
+  assert.deepEqual(chat.pendingActions.map((a) => a.toolCall.id), ["ask", "tool"]);
+  return { chat, calls };
+}
+
+const writes = (calls: readonly Call[]) => calls.filter((c) => c.method !== "GET");
+
+// 1. lone surrogates
+
+test("a lone surrogate in Chat.rename is refused invalid_argument, no PATCH sent", async () => {
+  const { chat, calls } = await parkedChat();
+  try {
+    await refused(() => chat.rename(LONE), "invalid_argument", "rename");
+    assert.deepEqual(writes(calls), []);
+  } finally {
+    chat.close();
+  }
+});
+
+test("a lone surrogate in SessionsClient update / rename / create is refused invalid_argument, no request sent", async () => {
+  const { fetch: f, calls } = recordingFetch();
+  const sessions = new SessionsClient(transportOf(f));
+  await refused(() => sessions.rename(SID, LONE), "invalid_argument", "rename");
+  await refused(() => sessions.update(SID, { name: "ok", knowledge_config: { [LONE]: 1 } }), "invalid_argument", "update (a key)");
+  await refused(() => sessions.update(SID, { tts_model_config: { voice: ["x", LONE.slice(3)] } }), "invalid_argument", "update (nested)");
+  await refused(() => sessions.create({ name: LONE }), "invalid_argument", "create name");
+  await refused(() => sessions.create({ fields: { workspace_id: "\udc00" } }), "invalid_argument", "create fields");
+  await refused(() => new SessionsClient(transportOf(f), { session: { name: LONE } }).create(), "invalid_argument", "create: the client's session");
+  await refused(() => transportOf(f).request("POST", "/sessions/", { body: { name: LONE } }), "invalid_argument", "the transport's request");
+  await refused(() => new AgentScopeTransport({ baseUrl: "http://service.test", userId: "u", agentId: "a", fetch: f, session: { name: LONE } }).createSession(), "invalid_argument", "createSession");
+  assert.equal(calls.length, 0, JSON.stringify(calls));
+  // a whole surrogate pair and an escaped backslash before "ud800" are text: sent
+  await sessions.create({ name: "🌍 \\ud800" }).catch(() => {});
+  assert.equal(calls.length, 1);
+  assert.equal(JSON.parse(calls[0]!.body!).name, "🌍 \\ud800");
+});
+
+test("a lone surrogate anywhere in submitExternal's results (output text, blocks, metadata) is refused invalid_argument, no POST /chat/ sent", async () => {
+  const { chat, calls } = await parkedChat();
+  try {
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: LONE }), "invalid_argument", "output text");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: [{ type: "text", text: LONE }] as never }), "invalid_argument", "output block");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "ok", metadata: { answers: [{ question: "q", selected: [LONE] }] } }), "invalid_argument", "metadata");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "ok", metadata: { [LONE]: true } }), "invalid_argument", "metadata key");
+    await refused(() => chat.confirm("tool", true, { rules: [{ tool_name: "Bash", rule_content: LONE }] }), "invalid_argument", "confirm rules");
+    await refused(
+      () => chat.post({ type: "EXTERNAL_EXECUTION_RESULT", reply_id: "reply-1", execution_results: [{ type: "tool_result", id: "ask", name: "AskUser", output: LONE, state: "success" }] } as never),
+      "invalid_argument",
+      "post",
+    );
+    assert.deepEqual(writes(calls), []);
+    // still waiting, and answerable (nothing was marked answered)
+    assert.deepEqual(chat.pendingActions.map((a) => a.toolCall.id), ["ask", "tool"]);
+  } finally {
+    chat.close();
+  }
+});
+
+// 2. data block URLs that are not http(s)
+
+test("a data block with a file: / data: / other URL is refused invalid_argument in submitExternal, confirm, post and send, no POST /chat/ sent", async () => {
+  const { chat, calls } = await parkedChat();
+  const block = (url: string) => ({ type: "data", source: { type: "url", url, media_type: "text/plain" } });
+  try {
+    for (const url of ["file:///etc/hostname", " file:///etc/hostname", "FILE:///etc/hostname", "data:text/plain,hi", "ftp://host/x", "/etc/hostname", "http//x", "javascript:alert(1)"]) {
+      await refused(() => chat.submitExternal({ toolCallId: "ask", output: [block(url)] as never }), "invalid_argument", `submitExternal ${url}`);
+      await refused(
+        () => chat.post({ type: "EXTERNAL_EXECUTION_RESULT", reply_id: "reply-1", execution_results: [{ type: "tool_result", id: "ask", name: "AskUser", output: [block(url)], state: "success" }] } as never),
+        "invalid_argument",
+        `post ${url}`,
+      );
+      await refused(() => chat.confirm("tool", true, { rules: [{ content: [block(url)] }] }), "invalid_argument", `confirm ${url}`);
+      // a user turn: refused for the URL before the status (busy: a call waits) is asked
+      // (a URL the reference itself refuses, such as a relative one, by the model: invalid_url)
+      await refused(() => chat.send([{ type: "text", text: "look" }, block(url)] as never), ["invalid_argument", "invalid_url"], `send ${url}`);
+    }
+    assert.deepEqual(writes(calls), []);
+    assert.deepEqual(chat.pendingActions.map((a) => a.toolCall.id), ["ask", "tool"]);
+  } finally {
+    chat.close();
+  }
+  // and a transport used alone: its POST /chat/ never carries one
+  const { fetch: f, calls: direct } = recordingFetch();
+  const input = { type: "EXTERNAL_EXECUTION_RESULT", reply_id: "reply-1", execution_results: [{ type: "tool_result", id: "ask", name: "AskUser", output: [block("file:///etc/hostname")], state: "success" }] };
+  await refused(() => transportOf(f).chat(SID, input as never), "invalid_argument", "transport.chat");
+  assert.deepEqual(direct, []);
+});
+
+// 3. session ids that are not one path segment
+
+test("session ids '.', '..' and '' are refused invalid_argument by SessionsClient, the transport and Chat.open, no request sent", async () => {
+  const { fetch: f, calls } = recordingFetch();
+  const transport = transportOf(f);
+  const sessions = new SessionsClient(transport);
+  for (const id of [".", "..", "", "\ud800"]) {
+    const what = JSON.stringify(id);
+    await refused(() => sessions.remove(id), "invalid_argument", `remove(${what})`);
+    await refused(() => sessions.rename(id, "n"), "invalid_argument", `rename(${what})`);
+    await refused(() => sessions.update(id, { name: "n" }), "invalid_argument", `update(${what})`);
+    await refused(() => sessions.setPermissionMode(id, "default"), "invalid_argument", `setPermissionMode(${what})`);
+    await refused(() => sessions.get(id), "invalid_argument", `get(${what})`);
+    await refused(() => sessions.state(id), "invalid_argument", `state(${what})`);
+    await refused(() => transport.history(id), "invalid_argument", `history(${what})`);
+    await refused(() => transport.stream(id, { after: null, signal: new AbortController().signal }), "invalid_argument", `stream(${what})`);
+    await refused(() => transport.chat(id, null), "invalid_argument", `chat(${what})`);
+    await refused(() => transport.interrupt(id), "invalid_argument", `interrupt(${what})`);
+    await refused(() => transport.status(id), "invalid_argument", `status(${what})`);
+    await refused(() => Chat.open(transport, { sessionId: id }), "invalid_argument", `Chat.open(${what})`);
+  }
+  assert.equal(calls.length, 0, JSON.stringify(calls));
+  // a dot inside an id is fine ("..." and "a.b" are plain segments)
+  await sessions.remove("...").catch(() => {});
+  assert.deepEqual(calls.map((c) => `${c.method} ${c.path}`), ["DELETE /sessions/..."]);
+});
+
+test("a custom ChatTransport never sees a '..' session id from Chat.open", async () => {
+  const seen: string[] = [];
+  const transport = new Proxy({} as ChatTransport, {
+    get: (_t, name) => (name === "then" ? undefined : (...args: unknown[]) => {
+      seen.push(String(name));
+      return Promise.reject(new MsgError("service_unavailable", `not here (${String(args[0])})`));
+    }),
+  });
+  await refused(() => Chat.open(transport, { sessionId: ".." }), "invalid_argument", "Chat.open");
+  assert.deepEqual(seen, []);
+});
+
+// 4. service answers of the wrong shape
+
+test("SessionsClient: a list answer of null, null entries, an entry without state (or other bad shapes) is a MsgError http_error, not a TypeError", async () => {
+  const good = view() as { session: Record<string, unknown> };
+  const bodies: [string, unknown][] = [
+    ["null", null],
+    ["an array", []],
+    ["a string", "sessions"],
+    ["sessions: null", { sessions: null }],
+    ["a null entry", { sessions: [view("x"), null] }],
+    ["a number entry", { sessions: [1] }],
+    ["an entry without session", { sessions: [{ status: "idle" }] }],
+    ["an entry with session null", { sessions: [{ session: null, status: "idle" }] }],
+    ["an entry without state", { sessions: [{ ...good, session: { ...good.session, state: undefined } }] }],
+    ["a state without permission_context", { sessions: [{ ...good, session: { ...good.session, state: { tasks_context: { tasks: [] } } } }] }],
+    ["an entry without id", { sessions: [{ ...good, session: { ...good.session, id: 7 } }] }],
+    ["an entry without config", { sessions: [{ ...good, session: { ...good.session, config: null } }] }],
+  ];
+  for (const [what, body] of bodies) {
+    const { fetch: f } = recordingFetch({ "GET /sessions/": () => Response.json(body) });
+    const sessions = new SessionsClient(transportOf(f));
+    for (const [name, run] of [
+      ["list", () => sessions.list()],
+      ["get", () => sessions.get(SID)],
+      ["state", () => sessions.state(SID)],
+    ] as const) {
+      const e = await refused(run, "http_error", `${name}, ${what}`);
+      assert.equal(e.status, 200, `${name}, ${what}`);
+    }
+  }
+  // create and update answering null
+  const { fetch: f } = recordingFetch({ "POST /sessions/": () => Response.json(null, { status: 201 }), [`PATCH /sessions/${SID}`]: () => Response.json(null) });
+  const sessions = new SessionsClient(transportOf(f));
+  await refused(() => sessions.create(), "http_error", "create, null");
+  await refused(() => sessions.rename(SID, "n"), "http_error", "rename, null");
+  const dots = recordingFetch({ "POST /sessions/": () => Response.json({ session_id: ".." }, { status: 201 }) });
+  await refused(() => new SessionsClient(transportOf(dots.fetch)).create(), "http_error", "create, session_id ..");
+  await refused(() => transportOf(dots.fetch).createSession(), "http_error", "createSession, session_id ..");
+});
+
+test("AgentScopeTransport: a history, status or new session answer of the wrong shape is a MsgError http_error, not a TypeError", async () => {
+  for (const [what, body] of [
+    ["null", null],
+    ["messages: null", { messages: null }],
+    ["a null message", { messages: [null], event_cursor: null, is_running: false, has_more: false }],
+    ["a message without content", { messages: [{ id: "m", role: "user" }] }],
+  ] as const) {
+    const { fetch: f } = recordingFetch({ [`GET /sessions/${SID}/messages`]: () => Response.json(body) });
+    await refused(() => transportOf(f).history(SID), "http_error", `history, ${what}`);
+    // and Chat.open reports it as such
+    await refused(() => Chat.open(transportOf(f), { sessionId: SID }), "http_error", `Chat.open, ${what}`);
+  }
+  for (const [what, body] of [["null", null], ["{}", {}], ["status: 3", { status: 3 }]] as const) {
+    const { fetch: f } = recordingFetch({ [`GET /sessions/${SID}/status`]: () => Response.json(body) });
+    await refused(() => transportOf(f).status(SID), "http_error", `status, ${what}`);
+  }
+  for (const [what, body] of [["null", null], ["session_id: 1", { session_id: 1 }], ["session_id: ''", { session_id: "" }]] as const) {
+    const { fetch: f } = recordingFetch({ "POST /sessions/": () => Response.json(body, { status: 201 }) });
+    await refused(() => transportOf(f).createSession(), "http_error", `createSession, ${what}`);
+    await refused(() => Chat.open(transportOf(f)), "http_error", `Chat.open (new session), ${what}`);
+  }
+});
