@@ -308,14 +308,16 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       // the bound: a reply in flight settles within 30 s of the service being idle and reachable
       for (let i = 0; i < 300 && ACTIVE.has(c.status); i++) await tick(100);
       if (ACTIVE.has(c.status)) violate(`the status stayed ${c.status} 30 s after the service came to rest`);
-      if (c.connection === "lost") {
+      if (c.getSnapshot().connection === "lost") {
         // the app's documented recovery (the error says to call reconnect())
         if (c.error === null) violate("the connection is lost with no error");
+        trace.push(`${Date.now()} reconnect() (the connection was lost: ${c.error?.message})`);
         c.reconnect();
         restSince = Date.now();
       }
       await tick(15_000);
       const snap = c.getSnapshot();
+      trace.push(`${Date.now()} at rest: status ${snap.status}, connection ${snap.connection}, error ${snap.error?.code ?? null}: ${snap.error?.message ?? ""}`);
       if (snap.partial.length > 0) violate(`partial at rest: ${snap.partial.join(", ")}`);
       const store = comparable(sim.stored(c.sessionId));
       const shown = comparable(snap.messages);

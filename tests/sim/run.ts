@@ -9,7 +9,7 @@
 import { fork } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
@@ -50,6 +50,7 @@ async function shrink(seed: number, mod: ChatModule): Promise<Schedule> {
 async function runSeeds(from: number, to: number, mod: ChatModule, onViolation: "stop" | "report"): Promise<{ count: number; failed: number | null }> {
   let count = 0;
   for (let seed = from; seed < to; seed++) {
+    if (process.env.SIMULATE_TRACE_SEEDS) console.error(`seed ${seed}`);
     const outcome = await runSchedule(scheduleOf(seed), mod);
     count += 1;
     if (outcome.violations.length > 0) {
@@ -139,8 +140,10 @@ async function selfTest(): Promise<number> {
   const scratch = mkdtempSync(join(tmpdir(), "chat-mutants-"));
   try {
     for (const [i, m] of MUTANTS.entries()) {
-      const dir = join(scratch, String(i));
-      cpSync(args.module, dir, { recursive: true });
+      // the whole package (its package.json maps `#wasm` and `#init`), one file of dist/ changed
+      const copy = join(scratch, String(i));
+      cpSync(dirname(resolve(args.module)), copy, { recursive: true, filter: (f) => !f.includes("node_modules") });
+      const dir = join(copy, basename(resolve(args.module)));
       const file = join(dir, m.file);
       const text = readFileSync(file, "utf8");
       const at = text.indexOf(m.from);
@@ -153,7 +156,8 @@ async function selfTest(): Promise<number> {
       const { count, failed } = await runSeeds(m.seeds[0], m.seeds[1], mod, "stop");
       if (failed !== null) {
         caught += 1;
-        if (!args.quiet) console.log(`mutant ${m.name}: caught by seed ${failed} (${count} schedules)`);
+        const outcome = await runSchedule(scheduleOf(failed), mod);
+        if (!args.quiet) console.log(`mutant ${m.name}: caught by seed ${failed} (${count} schedules): ${outcome.violations[0]?.split("\n")[0]}`);
       } else {
         console.log(`mutant ${m.name}: NOT caught in seeds ${m.seeds[0]}:${m.seeds[1]}`);
       }
