@@ -207,7 +207,8 @@ export class Chat {
   #partial = new Set<string>();
   /** replies the service says are over though no REPLY_END came: the snapshot object then */
   #settled = new Map<string, MsgJSON>();
-  #finished = new Set<string>();
+  /** replies told to `onFinish`, with the end told (`finished_at`): one end is told once */
+  #finished = new Map<string, string>();
   /** replies (the session's message objects) replaced by the stored one at rest: equal to the store until they change */
   #reconciled = new WeakSet<MsgJSON>();
   #link: ChatConnection = "connecting";
@@ -664,8 +665,8 @@ export class Chat {
     // chat opened on were over before it
     const finished: MsgJSON[] = [];
     for (const m of page.messages) {
-      if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || this.#finished.has(m.id)) continue;
-      this.#finished.add(m.id);
+      if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || this.#finished.get(m.id) === m.finished_at) continue;
+      this.#finished.set(m.id, m.finished_at);
       if (!first && !this.#hidden.has(m.id)) finished.push(this.#session.get(m.id) ?? m);
     }
     this.#changed();
@@ -947,10 +948,8 @@ export class Chat {
   #pass({ outcome, event }: KeptEvent): void {
     // (the session's dedup remembers every id it routed, skipped events' too: a replay is a duplicate)
     if (outcome === "duplicate" || typeof (event as { id?: unknown }).id !== "string") return;
-    // a continuation (after a confirmation or an external result) ends again
     let continued = false;
     if (event.type === "REPLY_START") {
-      this.#finished.delete(event.reply_id);
       continued = this.#started.has(event.reply_id) || this.#historyIds.has(event.reply_id);
       this.#started.add(event.reply_id);
     }
@@ -1029,8 +1028,8 @@ export class Chat {
         this.#clearLost(); // a new reply: the session runs again
       }
       const isEnded = this.#session.isEnded(m.id);
-      if (isEnded && !this.#finished.has(m.id)) {
-        this.#finished.add(m.id);
+      if (isEnded && this.#finished.get(m.id) !== m.finished_at) {
+        this.#finished.set(m.id, m.finished_at ?? "");
         finished.push(m);
         this.#serviceRunning = false;
         for (const posted of this.#posted.values()) {
