@@ -4,7 +4,7 @@
 // each closes with the context's `DestroyRef`. Importing it does not load the .wasm:
 // `Chat.open` does, when a component opens a chat.
 import { DestroyRef, Injector, assertInInjectionContext, computed, effect, inject, signal, untracked, type Signal } from "@angular/core";
-import { bindChat, bindSessions, forwardActions, forwardSessionsActions, openingView, perViewKey, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, forwardSessionsActions, isChatOf, openingView, perViewKey, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
 import type { Chat } from "./chat.js";
 import { MsgError } from "./errors.js";
 import type { SessionsClient } from "./sessions.js";
@@ -41,6 +41,15 @@ export interface InjectChatResult extends Signals<Omit<ChatView, "chat">>, ChatA
 }
 
 const read = <T>(v: ValueOrSignal<T>): T => (typeof v === "function" ? (v as () => T)() : v);
+
+/** `read`, or undefined while it throws (a required input read before it is set: NG0950). */
+function readInput<T>(v: ValueOrSignal<T>): T | undefined {
+  try {
+    return read(v);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The injector to run in: `injector`, or the current injection context's (else Angular's NG0203 error naming `caller`). */
 function injectorOf(options: InjectOptions, caller: (...args: never[]) => unknown): Injector {
@@ -87,19 +96,24 @@ function firstOf<H>(closed: () => H): { current: () => H | Promise<H>; set(handl
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's field initialiser:
  * opens it at the first change detection (a new session, or `sessionId`; the component's
- * inputs are set by then: status `connecting` until), updates its signals at most once per
+ * inputs are set by then: status `connecting` until, with the `sessionId` given once it
+ * can be read), updates its signals at most once per
  * `throttleMs` (16 ms unless given), opens a new chat when a signal option changes
- * (`sessionId` null: nothing open, status `closed`), and closes it when the injection
+ * (`sessionId` null: nothing open, status `closed`; the id of the chat shown keeps it:
+ * the session it created, passed back), and closes it when the injection
  * context is destroyed. The actions wait for the open. Outside an injection context
  * without `injector`: Angular's NG0203; in a reactive context: NG0602.
  */
 export function injectChat(options: InjectChatOptions): InjectChatResult {
   const injector = injectorOf(options, injectChat);
   const { injector: _, ...rest } = options;
-  const view = signal<ChatView>(openingView(undefined));
+  // before the first open, the view of the sessionId given (a required input not set yet: none)
+  const bound = signal<ChatView | null>(null);
+  const view = computed(() => bound() ?? openingView(readInput(rest.sessionId)));
   const handles = firstOf(() => bindChat({ sessionId: null }, () => {}));
   let handle: ChatHandle | undefined;
   const key = (o: ChatBindingOptions): string => JSON.stringify([o.sessionId === undefined, o.sessionId ?? null, o.baseUrl ?? null, o.userId ?? null, o.agentId ?? null]);
+  let opened: ChatBindingOptions | undefined;
   follow<ChatBindingOptions>(
     injector,
     () => ({
@@ -113,13 +127,17 @@ export function injectChat(options: InjectChatOptions): InjectChatResult {
     // (a transport by identity)
     (now, last) => key(now) !== key(last) || now.transport !== last.transport,
     (o) => {
+      // a new sessionId that is the id of the chat shown (the session it created, passed back) keeps it
+      const last = opened;
+      opened = o;
+      if (handle !== undefined && last !== undefined && key({ ...o, sessionId: last.sessionId }) === key(last) && o.transport === last.transport && isChatOf(handle.view(), o.sessionId)) return;
       handle?.close();
       const next = bindChat(o, (v) => {
-        if (handle === next) view.set(v);
+        if (handle === next) bound.set(v);
       }, () => rest as ChatBindingOptions);
       handle = next;
       handles.set(next);
-      view.set(next.view());
+      bound.set(next.view());
     },
     () => (handle === undefined ? handles.destroyed() : handle.close()),
   );

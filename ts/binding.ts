@@ -22,7 +22,10 @@ export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Part
 
 /** What a bound chat shows: the chat's snapshot, its session id, `hasMore` and the chat once open. */
 export interface ChatView extends ChatSnapshot {
-  /** The session id, once the chat is open. */
+  /**
+   * The session id: the `sessionId` given, from the first view on (connecting, or an open
+   * that failed); for a new session, its id once the chat is open (null before).
+   */
   readonly sessionId: string | null;
   /** Whether older stored messages exist (`Chat.hasMore`). */
   readonly hasMore: boolean;
@@ -82,9 +85,22 @@ const CONNECTING: ChatView = Object.freeze({
 });
 const CLOSED: ChatView = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
 
-/** The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`. */
+/**
+ * The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`,
+ * with the `sessionId` given (an app that mirrors it into the URL keeps the session).
+ */
 export function openingView(sessionId: string | null | undefined): ChatView {
-  return sessionId === null ? CLOSED : CONNECTING;
+  if (sessionId === null) return CLOSED;
+  return typeof sessionId === "string" && sessionId !== "" ? Object.freeze({ ...CONNECTING, sessionId }) : CONNECTING;
+}
+
+/**
+ * Whether a chat showing `view` is the chat of `sessionId`: open on that session, or
+ * opening (or failed to open) with that id given. A change of the `sessionId` option to
+ * it keeps the chat (an app that passes back the id of the session the chat created).
+ */
+export function isChatOf(view: ChatView, sessionId: string | null | undefined): boolean {
+  return typeof sessionId === "string" && sessionId !== "" && view.sessionId === sessionId;
 }
 
 /**
@@ -116,7 +132,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
   // onChange may not know this handle yet)
   const fail = (e: unknown, notify = true): void => {
     const error = e instanceof MsgError ? e : new MsgError("invalid_argument", String(e));
-    view = Object.freeze({ ...CONNECTING, status: "error", error });
+    view = Object.freeze({ ...openingView(options.sessionId), status: "error", error });
     if (notify) onChange(view);
     reject(error);
   };

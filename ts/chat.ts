@@ -11,6 +11,7 @@ import { Session, pendingActions as findPending, type Diagnostic, type KeptEvent
 import { AppState, type ChatPendingAction, type McpProgress } from "./app-state.js";
 import { SessionsClient, type PermissionMode, type SessionState, type SessionView, type SessionsTransport } from "./sessions.js";
 import { VERIFY_WAIT_MS, postInput } from "./posting.js";
+import { watchDeletion } from "./open-sessions.js";
 import { number, sleep } from "./timing.js";
 import { RunWatchdog } from "./watchdog.js";
 import type { ChatInput, ChatTransport, ExternalExecutionResultInput, HistoryPage, UserConfirmResultInput } from "./transport.js";
@@ -270,6 +271,9 @@ export class Chat {
   /** the app state the stream carries (state, session record, progress, team workers' calls) */
   readonly #app: AppState;
 
+  /** unregisters the chat from `SessionsClient.remove` (see #deleted) */
+  #unwatch = (): void => {};
+
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
     this.sessionId = sessionId;
@@ -355,6 +359,7 @@ export class Chat {
       chat.#session.free();
       throw e;
     }
+    chat.#unwatch = watchDeletion(sessionId, () => chat.#deleted());
     void chat.#run();
     chat.#watchdog.start();
     return chat;
@@ -1511,6 +1516,7 @@ export class Chat {
   /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
   close(): void {
     if (this.#closed) return;
+    this.#unwatch();
     this.getSnapshot();
     this.#closed = true;
     this.#dirty = true;
@@ -1531,6 +1537,15 @@ export class Chat {
         this.#report(e);
       }
     }
+  }
+
+  /** Its session was deleted in this page (`SessionsClient.remove`): ends as on a 404 of it (see #refresh). */
+  #deleted(): void {
+    if (this.#closed) return;
+    const e = new MsgError("http_error", `the session ${this.sessionId} was deleted`, { status: 404 });
+    this.#link = "lost";
+    this.#fail(e, true);
+    this.#connection?.abort(e);
   }
 
   /** `using chat = await Chat.open(...)` closes it at the end of the scope. */

@@ -5,7 +5,7 @@
 // (`agentscope-message/init`) or the zero-config one, the same loaded module is used.
 // `useChat` and `useSessions` are thin hooks over ts/binding.ts (as the Vue, Svelte and Angular ones).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { bindChat, bindSessions, defer, forwardActions, openingView, sessionsKey, type ChatActions, type ChatHandle, type ChatView, type SessionsHandle, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, defer, forwardActions, isChatOf, openingView, sessionsKey, type ChatActions, type ChatHandle, type ChatView, type SessionsHandle, type SessionsView } from "./binding.js";
 import { Chat, type ChatInput, type ChatOptions, type ChatSnapshot, type ChatTransport, type ExternalResult, type SendInput } from "./chat.js";
 import { MsgError } from "./errors.js";
 import { init } from "./load.js";
@@ -154,7 +154,7 @@ export interface UseChatResult {
   progress: ChatSnapshot["progress"];
   /** Replies joined mid-way (they show what arrived). */
   partial: readonly string[];
-  /** The session id, once the chat is open. */
+  /** The session id: the `sessionId` given, from the first render on; a new session's once the chat is open (null before). */
   sessionId: string | null;
   /** The chat itself, once open (null before). */
   chat: Chat | null;
@@ -180,7 +180,9 @@ export interface UseChatResult {
  * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount.
  * StrictMode-safe: the open is deferred past React's dev-only unmount and remount, so one
  * session, one stream and one POST per `send` reach the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` / `transport` opens a
- * new chat (keep a `transport` of one's own stable: module scope or `useMemo`); `onError`
+ * new chat (keep a `transport` of one's own stable: module scope or `useMemo`), but a
+ * `sessionId` that is the id of the chat shown keeps it (the id of the session it created,
+ * passed back); `sessionId` says the id given from the first render on; `onError`
  * and `onFinish` are read when called, the other options when the chat opens. A failed
  * open shows status `error` until one of those options changes. The .wasm loads on first
  * use, not on import.
@@ -189,11 +191,21 @@ export function useChat(options: UseChatOptions): UseChatResult {
   const { userId, agentId, sessionId, transport } = options;
   // compared by value: `baseUrl={[a, b]}` makes a new array on every render
   const baseUrl = Array.isArray(options.baseUrl) ? options.baseUrl.join("\n") : (options.baseUrl as string | undefined);
-  const deps = [baseUrl, userId, agentId, sessionId, transport];
   const latest = useRef(options);
   latest.current = options;
   const handle = useRef<ChatHandle | null>(null);
   const [bound, setBound] = useState<{ view: ChatView; deps: readonly unknown[] } | null>(null);
+  // the chat's session: a new `sessionId` is a new chat unless it is the id of the chat
+  // shown (the app passes back the id of the session the chat created): that one stays
+  const [session, setSession] = useState({ id: sessionId, chat: 0 });
+  let chatOf = session;
+  if (!Object.is(session.id, sessionId)) {
+    const [b, u, a, , t] = bound?.deps ?? [];
+    const keep = bound !== null && bound.deps[3] === session.chat && Object.is(b, baseUrl) && Object.is(u, userId) && Object.is(a, agentId) && Object.is(t, transport) && isChatOf(bound.view, sessionId);
+    chatOf = { id: sessionId, chat: keep ? session.chat : session.chat + 1 };
+    setSession(chatOf);
+  }
+  const deps = [baseUrl, userId, agentId, chatOf.chat, transport];
   useEffect(() => {
     const mine = bindChat(latest.current, (view) => handle.current === mine && setBound({ view, deps }), () => latest.current, true);
     handle.current = mine;

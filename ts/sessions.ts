@@ -4,6 +4,7 @@
 // Framework-free; loads no .wasm. Exported by `agentscope-message/chat`.
 import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
 import type { ContentBlockInput } from "./message.js";
+import { sessionDeleted } from "./open-sessions.js";
 
 /**
  * The permission modes of agentscope 2.0.11 (`agentscope.permission.PermissionMode`), as
@@ -337,16 +338,19 @@ export class SessionsClient {
 
   /**
    * Deletes the session and everything it holds (`DELETE /sessions/{sid}`, 204); a run in
-   * flight is cancelled by the service. `invalid_argument` (nothing sent) for an id that
-   * is not one path segment (`remove("..")` would be `DELETE /`); `http_error` 404 for an
-   * unknown (or already deleted) session. Not repeated on another instance once sent (a second delete would
-   * answer 404).
+   * flight is cancelled by the service. Once deleted, every open `Chat` of the session in
+   * this page ends as on finding its session deleted: its stream aborted, connection
+   * `lost`, status `error`, error `http_error` 404. `invalid_argument` (nothing sent) for
+   * an id that is not one path segment (`remove("..")` would be `DELETE /`); `http_error`
+   * 404 for an unknown (or already deleted) session. Not repeated on another instance once
+   * sent (a second delete would answer 404).
    */
   async remove(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
     sessionIdSegment(sessionId, "SessionsClient.remove: sessionId");
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     const response = await this.#transport.request("DELETE", path, { query: { agent_id: this.agentId }, signal: options.signal, retry: "unsent" });
     await response.text();
+    sessionDeleted(sessionId);
   }
 }
 

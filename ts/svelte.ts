@@ -5,7 +5,7 @@
 // component creates a chat.
 import { onDestroy } from "svelte";
 import type { Readable } from "svelte/store";
-import { bindChat, bindSessions, forwardActions, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, isChatOf, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
 import type { SessionsClient } from "./sessions.js";
 
 export type { ChatActions, ChatBindingOptions, ChatView, SessionsActions, SessionsBindingOptions, SessionsView } from "./binding.js";
@@ -57,7 +57,8 @@ const isStore = (x: unknown): x is Readable<string | null | undefined> => typeof
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's `<script>`: opens
  * it now (a new session, or `sessionId`), updates the store at most once per `throttleMs`
  * (16 ms unless given), closes it when the component is destroyed. `sessionId: null` opens
- * nothing (status `closed`); a `sessionId` store opens a new chat per new id.
+ * nothing (status `closed`); a `sessionId` store opens a new chat per new id (but the id
+ * of the chat open keeps it: the session it created, passed back).
  */
 export function createChat(options: CreateChatOptions): ChatStore {
   const { sessionId, ...rest } = options;
@@ -68,8 +69,11 @@ export function createChat(options: CreateChatOptions): ChatStore {
   const view = holder<ChatView>(undefined as unknown as ChatView);
   const open = (id: string | null | undefined): void => {
     if (started && id === current) return;
+    // a new id that is the chat's own (the session it created, passed back) keeps it
+    const keep = started && handle !== undefined && isChatOf(handle.view(), id);
     started = true;
     current = id;
+    if (keep) return;
     handle?.close();
     const next = bindChat({ ...rest, ...(id === undefined ? {} : { sessionId: id }) }, (v) => {
       if (handle === next) view.set(v);

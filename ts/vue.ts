@@ -3,7 +3,7 @@
 // held raw (`markRaw` in a `shallowRef`): Vue's deep proxy would hide its private fields.
 // Importing it does not load the .wasm: `Chat.open` does, when a component opens a chat.
 import { computed, getCurrentScope, markRaw, onScopeDispose, shallowRef, toValue, watch, type ComputedRef, type MaybeRefOrGetter, type ShallowRef } from "vue";
-import { bindChat, bindSessions, forwardActions, forwardSessionsActions, perViewKey, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, forwardSessionsActions, isChatOf, perViewKey, sessionsKey, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsHandle, type SessionsView } from "./binding.js";
 import type { Chat } from "./chat.js";
 import type { SessionsClient } from "./sessions.js";
 
@@ -33,7 +33,8 @@ export interface UseChatResult extends Refs<Omit<ChatView, "chat">>, ChatActions
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's `setup`: opens it
  * now (a new session, or `sessionId`), updates its refs at most once per `throttleMs`
  * (16 ms unless given), opens a new chat when a reactive option changes (`sessionId`
- * null: nothing open, status `closed`), and closes it when the scope is disposed.
+ * null: nothing open, status `closed`; the id of the chat shown keeps it), and closes it
+ * when the scope is disposed.
  */
 export function useChat(options: UseChatOptions): UseChatResult {
   const view = shallowRef<ChatView>();
@@ -63,7 +64,11 @@ export function useChat(options: UseChatOptions): UseChatResult {
     chat.value = null;
   };
   watch(key, (now, before) => {
-    if (now.some((v, i) => !Object.is(v, before[i]))) open();
+    const changed = now.map((v, i) => !Object.is(v, before[i]));
+    if (!changed.some(Boolean)) return;
+    // a new sessionId that is the id of the chat shown (the session it created, passed back) keeps it
+    if (changed.every((c, i) => !c || i === 0) && isChatOf(view.value!, now[0] as string | undefined)) return;
+    open();
   });
   open();
   if (getCurrentScope()) onScopeDispose(() => handle?.close());

@@ -32,9 +32,11 @@ export interface InjectChatResult extends Signals<Omit<ChatView, "chat">>, ChatA
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's field initialiser:
  * opens it at the first change detection (a new session, or `sessionId`; the component's
- * inputs are set by then: status `connecting` until), updates its signals at most once per
+ * inputs are set by then: status `connecting` until, with the `sessionId` given once it
+ * can be read), updates its signals at most once per
  * `throttleMs` (16 ms unless given), opens a new chat when a signal option changes
- * (`sessionId` null: nothing open, status `closed`), and closes it when the injection
+ * (`sessionId` null: nothing open, status `closed`; the id of the chat shown keeps it:
+ * the session it created, passed back), and closes it when the injection
  * context is destroyed. The actions wait for the open. Outside an injection context
  * without `injector`: Angular's NG0203; in a reactive context: NG0602.
  */

@@ -12,7 +12,10 @@ export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Part
 }
 /** What a bound chat shows: the chat's snapshot, its session id, `hasMore` and the chat once open. */
 export interface ChatView extends ChatSnapshot {
-    /** The session id, once the chat is open. */
+    /**
+     * The session id: the `sessionId` given, from the first view on (connecting, or an open
+     * that failed); for a new session, its id once the chat is open (null before).
+     */
     readonly sessionId: string | null;
     /** Whether older stored messages exist (`Chat.hasMore`). */
     readonly hasMore: boolean;
@@ -35,8 +38,17 @@ export interface ChatHandle extends ChatActions {
     view(): ChatView;
     close(): void;
 }
-/** The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`. */
+/**
+ * The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`,
+ * with the `sessionId` given (an app that mirrors it into the URL keeps the session).
+ */
 export declare function openingView(sessionId: string | null | undefined): ChatView;
+/**
+ * Whether a chat showing `view` is the chat of `sessionId`: open on that session, or
+ * opening (or failed to open) with that id given. A change of the `sessionId` option to
+ * it keeps the chat (an app that passes back the id of the session the chat created).
+ */
+export declare function isChatOf(view: ChatView, sessionId: string | null | undefined): boolean;
 /**
  * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
  * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options

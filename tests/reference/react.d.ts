@@ -79,7 +79,7 @@ export interface UseChatResult {
     progress: ChatSnapshot["progress"];
     /** Replies joined mid-way (they show what arrived). */
     partial: readonly string[];
-    /** The session id, once the chat is open. */
+    /** The session id: the `sessionId` given, from the first render on; a new session's once the chat is open (null before). */
     sessionId: string | null;
     /** The chat itself, once open (null before). */
     chat: Chat | null;
@@ -106,7 +106,9 @@ export interface UseChatResult {
  * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount.
  * StrictMode-safe: the open is deferred past React's dev-only unmount and remount, so one
  * session, one stream and one POST per `send` reach the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` / `transport` opens a
- * new chat (keep a `transport` of one's own stable: module scope or `useMemo`); `onError`
+ * new chat (keep a `transport` of one's own stable: module scope or `useMemo`), but a
+ * `sessionId` that is the id of the chat shown keeps it (the id of the session it created,
+ * passed back); `sessionId` says the id given from the first render on; `onError`
  * and `onFinish` are read when called, the other options when the chat opens. A failed
  * open shows status `error` until one of those options changes. The .wasm loads on first
  * use, not on import.

@@ -237,10 +237,12 @@ export declare class SessionsClient {
     }): Promise<SessionRecord>;
     /**
      * Deletes the session and everything it holds (`DELETE /sessions/{sid}`, 204); a run in
-     * flight is cancelled by the service. `invalid_argument` (nothing sent) for an id that
-     * is not one path segment (`remove("..")` would be `DELETE /`); `http_error` 404 for an
-     * unknown (or already deleted) session. Not repeated on another instance once sent (a second delete would
-     * answer 404).
+     * flight is cancelled by the service. Once deleted, every open `Chat` of the session in
+     * this page ends as on finding its session deleted: its stream aborted, connection
+     * `lost`, status `error`, error `http_error` 404. `invalid_argument` (nothing sent) for
+     * an id that is not one path segment (`remove("..")` would be `DELETE /`); `http_error`
+     * 404 for an unknown (or already deleted) session. Not repeated on another instance once
+     * sent (a second delete would answer 404).
      */
     remove(sessionId: string, options?: {
         signal?: AbortSignal;

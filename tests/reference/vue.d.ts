@@ -26,7 +26,8 @@ export interface UseChatResult extends Refs<Omit<ChatView, "chat">>, ChatActions
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's `setup`: opens it
  * now (a new session, or `sessionId`), updates its refs at most once per `throttleMs`
  * (16 ms unless given), opens a new chat when a reactive option changes (`sessionId`
- * null: nothing open, status `closed`), and closes it when the scope is disposed.
+ * null: nothing open, status `closed`; the id of the chat shown keeps it), and closes it
+ * when the scope is disposed.
  */
 export declare function useChat(options: UseChatOptions): UseChatResult;
 /** What {@link useSessions} returns: refs of the list, the client, and its actions. */

@@ -168,7 +168,8 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   async function asStored(page: Page, sessionId: string): Promise<Json[]> {
     const t0 = Date.now();
     for (;;) {
-      const shown = comparable(await page.evaluate(() => (window as unknown as { chat: { getSnapshot(): { messages: unknown[] } } }).chat.getSnapshot().messages as Json[]));
+      // (no chat yet while it connects: `sessionId` says the id given from the first render on)
+      const shown = comparable(await page.evaluate(() => ((window as unknown as { chat: { getSnapshot(): { messages: unknown[] } } | null }).chat?.getSnapshot().messages ?? []) as Json[]));
       const want = comparable(await stored(service!, sessionId));
       const st = await status(page);
       if (st === "ready" && JSON.stringify(shown) === JSON.stringify(want)) return want;

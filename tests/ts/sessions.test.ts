@@ -8,7 +8,8 @@ import { after, before, test } from "node:test";
 import { AgentScopeTransport, Chat, MAX_ATTACHMENT_BYTES, PERMISSION_MODES, SessionsClient, dataBlock, type SessionView } from "../../pkg/dist/chat.js";
 import { MsgError, UserMsg } from "../../pkg/dist/index.js";
 import type { Json } from "./helpers.ts";
-import { api, startService, stored, type Service } from "./service.ts";
+import { createSessions } from "../../pkg/dist/svelte.js";
+import { api, startService, stored, until, type Service } from "./service.ts";
 
 let service: Service;
 let chatModelConfig: Json;
@@ -159,6 +160,32 @@ test("remove: DELETE → 204, then gone; a second remove, a rename, a get of it:
   await rejects(sessions.setPermissionMode(id, "explore"), "http_error", 404);
   await rejects(sessions.get(id), "http_error", 404);
   await rejects(sessions.state(id), "http_error", 404);
+});
+
+test("remove through a binding (svelte createSessions) ends the open Chat of that session: stream aborted, lost, status error, http_error 404", async () => {
+  const id = await client().create({ name: "open, then deleted" });
+  const streams: AbortSignal[] = [];
+  const f: typeof fetch = (input, init) => {
+    if (new URL(String(input)).pathname.endsWith("/stream") && init?.signal) streams.push(init.signal);
+    return fetch(input, init);
+  };
+  const chat = await Chat.open(new AgentScopeTransport({ baseUrl: service.url, userId: service.userId, agentId: service.agentId, fetch: f }), { sessionId: id });
+  try {
+    await until(() => chat.getSnapshot().status === "ready", "the chat ready");
+    const list = createSessions({ baseUrl: service.url, userId: service.userId, agentId: service.agentId });
+    await list.remove(id);
+    list.close();
+    // at once, not when the service ends the stream (agentscope 2.0.11 keeps it open)
+    const s = chat.getSnapshot();
+    assert.deepEqual([s.status, s.connection, s.error?.code, s.error?.status], ["error", "lost", "http_error", 404]);
+    assert.match(s.error!.message, /deleted/);
+    assert.equal(streams.length, 1);
+    assert.ok(streams[0]!.aborted, "the event stream is aborted");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual([chat.getSnapshot().status, chat.getSnapshot().connection], ["error", "lost"], "no reconnect");
+  } finally {
+    chat.close();
+  }
 });
 
 test("a PATCH while a run holds the session: busy (409); after the run, it goes through", async () => {
