@@ -219,6 +219,12 @@ export class Chat {
   #answered = new Set<string>();
   /** replies whose start this chat met (a later REPLY_START of one continues it) */
   #started = new Set<string>();
+  /** replies the history shows ended, as stored: the stream's later events of them are stale */
+  #ended = new Map<string, MsgJSON>();
+  /** replies waiting for an answer (reloaded once when they park) */
+  #parked = new Set<string>();
+  /** stored replies put in, until their next REPLY_START (see #insertStored) */
+  #stored = new Map<string, MsgJSON>();
   /** whether a page of history was merged (the first is what the chat opened on) */
   #merged = false;
   /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
@@ -572,7 +578,7 @@ export class Chat {
   // ---------------------------------------------------------------- history
 
   /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
-  #merge(page: HistoryPage): void {
+  #merge(page: HistoryPage, before?: ReadonlySet<string>): void {
     // (the page the chat opens on: what it holds ended before)
     const first = !this.#merged;
     this.#merged = true;
@@ -587,6 +593,7 @@ export class Chat {
         this.#history[i] = m;
       }
       this.#historyIds.add(m.id);
+      this.#hidden.delete(m.id); // (stored: shown)
       if (m.role === "assistant" && typeof m.name === "string") this.#agentName = m.name;
     }
     if (this.#history.length === page.messages.length) this.#hasMore = page.hasMore;
@@ -599,13 +606,13 @@ export class Chat {
       if (ours === undefined) {
         // a reply parked on a human or an external executor: its continuation (a second
         // REPLY_START with the same id) must find it
-        if (parked) this.#insert(m);
+        if (parked) this.#insertStored(m);
       } else if (this.#partial.has(m.id) || (!page.isRunning && !this.#reconciled.has(ours))) {
         // joined mid-way, or the run is over: parked (its continuation may have been missed)
         // or ended (its end may have been missed, or its events came out of order): the
         // stored one is whole, and what the page shows. An ended one is never continued: put
         // in once, it stays (a parked one is put in at every rest).
-        this.#insert(m);
+        this.#insertStored(m);
         this.#partial.delete(m.id);
         const now = this.#session.get(m.id);
         if (!page.isRunning && now !== undefined) {
@@ -636,7 +643,7 @@ export class Chat {
       }
       // a reply streamed whose run is over without an end, that the store lacks (a dead
       // run's events replayed from the log): not shown
-      for (const id of this.#tailReplies) {
+      for (const id of before ?? this.#tailReplies) {
         if (!this.#historyIds.has(id) && this.#session.get(id) !== undefined && !this.#session.isEnded(id)) this.#hidden.add(id);
       }
       for (const id of this.#partial) {
@@ -670,12 +677,61 @@ export class Chat {
     // chat opened on were over before it
     const finished: MsgJSON[] = [];
     for (const m of page.messages) {
+      if (m?.role === "assistant" && m.finished_at !== null && m.finished_at !== undefined) {
+        this.#ended.set(m.id, m);
+        this.#stored.delete(m.id);
+      }
       if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || this.#finished.get(m.id) === m.finished_at) continue;
       this.#finished.set(m.id, m.finished_at);
       if (!first && !this.#hidden.has(m.id)) finished.push(this.#session.get(m.id) ?? m);
     }
     this.#changed();
     this.#finish(finished);
+  }
+
+  /**
+   * Puts in a stored reply (parked, or ended): until its next `REPLY_START` (a
+   * continuation), an event of it the stream still brings (held back by a stall: the
+   * stored one already holds it) is undone by putting the stored one in again.
+   */
+  #insertStored(m: MsgJSON): void {
+    this.#stored.set(m.id, m);
+    this.#insert(m);
+  }
+
+  /** Puts `m` (stored, ended) in again after a late event of it; it stays over. */
+  #restoreEnded(m: MsgJSON): void {
+    this.#insert(m);
+    const now = this.#session.get(m.id);
+    if (now !== undefined) {
+      this.#settled.set(m.id, now);
+      this.#reconciled.add(now);
+    }
+  }
+
+  /** After a frame's events: the late ones of a stored reply put in are undone (see {@link Chat.#insertStored}). */
+  #undoLate(kept: readonly KeptEvent[]): void {
+    let late: Set<string> | undefined;
+    let ended: Set<string> | undefined;
+    for (const { outcome, event } of kept) {
+      const id = (event as { reply_id?: unknown }).reply_id;
+      if (typeof id !== "string" || outcome !== "applied") continue;
+      // a reply stored as ended is over: what the stream still brings of it is stale (a
+      // replay held back, a lone REPLY_START of an interrupt at rest)
+      if (this.#ended.has(id)) {
+        (ended ??= new Set()).add(id);
+        continue;
+      }
+      if (!this.#stored.has(id)) continue;
+      if (event.type === "REPLY_START") {
+        this.#stored.delete(id);
+        late?.delete(id);
+      } else {
+        (late ??= new Set()).add(id);
+      }
+    }
+    for (const id of late ?? []) this.#insert(this.#stored.get(id)!);
+    for (const id of ended ?? []) this.#restoreEnded(this.#ended.get(id)!);
   }
 
   #insert(m: MsgJSON): void {
@@ -736,6 +792,8 @@ export class Chat {
         let reloadError: MsgError | undefined;
         for (let i = 0; ; i++) {
           let page: HistoryPage;
+          // (the replies met before the page was asked for: a later one is not in it yet)
+          const before = new Set(this.#tailReplies);
           try {
             page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
           } catch (e) {
@@ -771,7 +829,7 @@ export class Chat {
           }
           if (reloadError !== undefined && this.#error === reloadError) this.#error = null;
           if (!untilIdle || !page.isRunning || i >= 40) {
-            this.#merge(page);
+            this.#merge(page, before);
             return;
           }
           await sleep(wait, this.#lifetime.signal);
@@ -915,6 +973,7 @@ export class Chat {
     }
     // the piece's events as they came (what the session decoded)
     const kept = this.#session.takeEvents();
+    this.#undoLate(kept);
     // (the replay comes first: a reply not met in its first 5,000 frames is left alone)
     if (this.#unchecked.size > 0 && ++this.#uncheckedFrames <= 5_000) this.#checkReplay(kept);
     // a reply joined mid-way: open it (and its text blocks) and apply the event again
@@ -1026,7 +1085,18 @@ export class Chat {
       }
     }
     const finished: MsgJSON[] = [];
+    let parked = false;
     for (const m of live) {
+      // a reply that parks (waits for an answer) is reloaded once: the stored one is whole
+      // (the stream may have lost or reordered some of its events; no REPLY_END reloads it)
+      if (findPending(m).length > 0) {
+        if (!this.#parked.has(m.id)) {
+          this.#parked.add(m.id);
+          parked = true;
+        }
+      } else {
+        this.#parked.delete(m.id);
+      }
       if (!this.#historyIds.has(m.id) && !this.#tailReplies.has(m.id)) {
         this.#tailReplies.add(m.id);
         this.#tail.push({ kind: "reply", id: m.id });
@@ -1052,7 +1122,7 @@ export class Chat {
       if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies)) this.#submit = null;
       if (submit.kind === "answer" && submit.replyId !== undefined && this.#session.get(submit.replyId) !== submit.seen) this.#submit = null;
     }
-    if (finished.length > 0) void this.#refresh(true);
+    if (finished.length > 0 || parked) void this.#refresh(true);
     this.#changed();
     // told once the chat's state says the reply is over (a send from onFinish is not busy)
     this.#finish(finished);

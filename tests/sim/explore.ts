@@ -29,7 +29,8 @@ export type Action =
   | { kind: "wait"; ms: number }
   | { kind: "sendOnFinish"; policy: string }
   | { kind: "sendOnEvent"; policy: string }
-  | { kind: "switch" };
+  | { kind: "switch" }
+  | { kind: "blip" };
 
 /** One schedule: everything a run draws from. */
 export interface Schedule {
@@ -37,12 +38,14 @@ export interface Schedule {
   instances: number;
   /** The service's replay log bound (1,000 in agentscope 2.0.11; smaller: replies joined mid-way). */
   replayLimit: number;
+  /** The chat's `stallMs` (its default 45 s, or 3 s: a stall watch that doubles as a poll). */
+  stallMs: number;
   rates: FaultRates;
   actions: Action[];
 }
 
 /** The first words the simulated model answers to (scripts/agentscope-service.md). */
-export const POLICIES = ["hello", "think", "tool", "parallel", "confirm", "ask", "long 40", "slow", "fail", "task", "progress", "image"] as const;
+export const POLICIES = ["hello", "think", "tool", "parallel", "confirm", "ask", "long 40", "long 120", "slow", "fail", "task", "progress", "image"] as const;
 
 /** What a run found. */
 export interface Outcome {
@@ -176,7 +179,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
 
   const options = () => ({
     statusPollMs: 1000,
-    stallMs: 3000,
+    stallMs: schedule.stallMs,
     retry: { initialMs: 100, maxMs: 1000, attempts: 8 },
     onError: (e: unknown) => {
       if (!isMsgError(e)) violate(`onError got a non-MsgError: ${describe(e)}`);
@@ -290,6 +293,10 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
           break;
         case "wait":
           break;
+        case "blip":
+          trace.push(`${Date.now()} blip`);
+          faults.cutStreams();
+          break;
       }
       await tick(action.kind === "wait" ? action.ms : 1 + Math.floor(random() * 400));
     }
@@ -323,8 +330,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       const shown = comparable(snap.messages);
       if (JSON.stringify(store) !== JSON.stringify(shown)) {
         violate(`the messages differ from the store at rest (${shown.length} shown, ${store.length} stored)`);
-        trace.push(`shown: ${JSON.stringify(shown).slice(0, 2000)}`);
-        trace.push(`store: ${JSON.stringify(store).slice(0, 2000)}`);
+        trace.push(`first difference: ${firstDifference(shown, store, "messages")}`);
       }
       // onFinish: exactly once per reply that ended while this chat was open
       for (const e of sim.events(c.sessionId)) {
@@ -364,6 +370,20 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   return { violations, trace };
 }
 
+/** Where `a` and `b` first differ: a path and both values (for the trace). */
+function firstDifference(a: Json, b: Json, path: string): string | null {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return `${path}: shown ${JSON.stringify(a)?.slice(0, 300)}, stored ${JSON.stringify(b)?.slice(0, 300)}`;
+  }
+  const keys = Array.isArray(a) ? [...Array(Math.max(a.length, b.length)).keys()] : [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const k of keys) {
+    const d = firstDifference((a as Json)[k], (b as Json)[k], `${path}[${JSON.stringify(k)}]`);
+    if (d !== null) return d;
+  }
+  return `${path}: key order`;
+}
+
 function describe(e: unknown): string {
   if (e instanceof Error) return `${e.constructor.name}${(e as Json).code ? `(${(e as Json).code})` : ""}: ${e.message}`;
   return String(e);
@@ -375,7 +395,7 @@ const rate = (max: number) => fc.oneof(fc.constant(0), fc.integer({ min: 1, max:
 
 /** Fault rates: each class on or off, at some rate. */
 export const ratesArb: fc.Arbitrary<FaultRates> = fc.record({
-  serverError: rate(0.15),
+  serverError: rate(0.3),
   busy: rate(0.1),
   lostBefore: rate(0.1),
   lostAfter: rate(0.1),
@@ -401,12 +421,14 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendOnFinish" as const, policy: p })) },
   { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendOnEvent" as const, policy: p })) },
   { weight: 1, arbitrary: fc.constant({ kind: "switch" as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: "blip" as const }) },
 );
 
 export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
   instances: fc.constantFrom(1, 1, 2),
   replayLimit: fc.constantFrom(1000, 1000, 30),
+  stallMs: fc.constantFrom(3000, 45_000),
   rates: fc.oneof({ weight: 1, arbitrary: fc.constant(NO_FAULTS) }, { weight: 4, arbitrary: ratesArb }),
   actions: fc.array(actionArb, { minLength: 1, maxLength: 24 }),
 });

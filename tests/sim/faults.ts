@@ -11,7 +11,7 @@ export type Random = () => number;
 
 /** How often each fault happens (each a probability per request or per frame, 0 = never). */
 export interface FaultRates {
-  /** A request answered 500/502/503 (then a burst: the next 1–12 requests of its route too). */
+  /** A request answered 500/502/503 (then a burst: the next 0–19 requests of its route too). */
   serverError: number;
   /** A request answered 409 with the service's detail (a POST only). */
   busy: number;
@@ -103,6 +103,8 @@ export class Faults {
   enabled = true;
   /** What was injected, in order (`t` is the virtual clock's `Date.now()`). */
   readonly log: string[] = [];
+  /** The event streams open now: each cut by {@link Faults.cutStreams}. */
+  readonly #open = new Set<() => void>();
   readonly #random: Random;
   readonly #rates: FaultRates;
   /** Route → requests of it still to fail in the current 5xx burst. */
@@ -111,6 +113,11 @@ export class Faults {
   constructor(random: Random, rates: FaultRates) {
     this.#random = random;
     this.#rates = rates;
+  }
+
+  /** Cuts every event stream open now (a network blip). */
+  cutStreams(): void {
+    for (const cut of [...this.#open]) cut();
   }
 
   #chance(rate: number): boolean {
@@ -134,7 +141,7 @@ export class Faults {
       const rates = this.#rates;
       const burst = this.#bursts.get(route) ?? 0;
       if (burst > 0 || this.#chance(rates.serverError)) {
-        const left = burst > 0 ? burst - 1 : Math.floor(this.#random() * 12);
+        const left = burst > 0 ? burst - 1 : Math.floor(this.#random() * 20);
         if (left > 0) this.#bursts.set(route, left);
         else this.#bursts.delete(route);
         const status = [500, 502, 503][Math.floor(this.#random() * 3)]!;
@@ -256,12 +263,22 @@ export class Faults {
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
     let cancelled = false;
+    const streams = this.#open;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
+        let open = true;
+        const cut = () => {
+          streams.delete(cut);
+          if (!open) return;
+          open = false;
+          note("stream cut (a blip)");
+          controller.error(new TypeError("terminated", { cause: new Error("injected: the network blipped") }));
+          void reader.cancel().catch(() => {});
+        };
+        streams.add(cut);
         let buffer = "";
         let held: string | undefined; // a frame swapped with the next
         let queue: string[] = [];
-        let open = true;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const flush = () => {
           clearTimeout(timer);
@@ -322,12 +339,15 @@ export class Faults {
           }
           if (held !== undefined) queue.push(held);
           flush();
+          if (open) controller.close();
           open = false;
-          controller.close();
+          streams.delete(cut);
         } catch (e) {
           flush();
+          const was = open;
           open = false;
-          if (!cancelled) controller.error(e);
+          streams.delete(cut);
+          if (!cancelled && was) controller.error(e);
         }
       },
       cancel(reason) {

@@ -25,10 +25,12 @@ export const MUTANTS: Mutant[] = [
   {
     name: "resend without checking (a POST lost after the service applied it is sent again)",
     file: "posting.js",
-    from: `                    done = await applied();
-                    // a request`,
-    to: `                    done = false;
-                    // a request`,
+    from: `                if (done)
+                    return;
+                if (mayArrive) {`,
+    to: `                if (done && mayArrive)
+                    return;
+                if (mayArrive) {`,
     seeds: [0, 400],
   },
   {

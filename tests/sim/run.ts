@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
 });
 
 async function load(dir: string): Promise<ChatModule> {
+  // the package's main entry first: in node it loads the .wasm at import, on the real clock
+  await import(pathToFileURL(join(resolve(dir), "index.js")).href);
   return (await import(pathToFileURL(join(resolve(dir), "chat.js")).href)) as ChatModule;
 }
 

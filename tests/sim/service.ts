@@ -525,14 +525,13 @@ export class SimService {
     return started;
   }
 
-  /** The stored form of a user message: blocks and message get ids and times; a given `id` is kept. */
+  /**
+   * The stored form of a user message: the posted `Msg` as `Msg.model_validate` reads it,
+   * every field given kept (`id`, `created_at`, `finished_at`, … — observed on 2.0.11:
+   * a posted `finished_at` is stored as posted), what is missing filled in.
+   */
   #userMsg(m: Json): MsgJSON {
-    return this.#seeded(() => {
-      const init = { name: typeof m.name === "string" ? m.name : "user", role: "user" as const, content: m.content, id: typeof m.id === "string" && m.id !== "" ? m.id : this.#id(), metadata: m.metadata ?? {} };
-      const json = structuredClone(new Msg(init).toJSON()) as Json;
-      json.finished_at = null;
-      return json as MsgJSON;
-    });
+    return this.#seeded(() => structuredClone(Msg.fromJSON({ name: "user", role: "user", ...m }).toJSON()) as MsgJSON);
   }
 
   /** A new turn: the user message(s) stored, then the scripted reply (or the setup error while parked). */
