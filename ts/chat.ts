@@ -172,6 +172,30 @@ export interface ExternalResult {
   metadata?: Record<string, unknown>;
 }
 
+/** The latest time a message holds (its own and its blocks' `created_at` / `finished_at`). */
+function newest(m: MsgJSON): string {
+  let latest = "";
+  const see = (t: unknown) => {
+    if (typeof t === "string" && (latest === "" || before(latest, t))) latest = t;
+  };
+  see(m.created_at);
+  see(m.finished_at);
+  for (const b of m.content) {
+    see((b as { created_at?: unknown }).created_at);
+    see((b as { finished_at?: unknown }).finished_at);
+  }
+  return latest;
+}
+
+/** Whether time `a` is before time `b` (ISO 8601; the service's own, microseconds, compared as text). */
+function before(a: unknown, b: string): boolean {
+  if (typeof a !== "string" || b === "") return false;
+  if (a.length === b.length && !a.endsWith("Z") && !b.endsWith("Z")) return a < b;
+  const x = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(a) ? a : `${a}Z`);
+  const y = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(b) ? b : `${b}Z`);
+  return x < y;
+}
+
 /** A UTF-16 surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -723,7 +747,9 @@ export class Chat {
         continue;
       }
       if (!this.#stored.has(id)) continue;
-      if (event.type === "REPLY_START") {
+      // a continuation (after an answer, or an interrupt of the parked reply) starts later
+      // than anything the stored one holds; the reply's own start, held back, does not
+      if (event.type === "REPLY_START" && !before((event as { created_at?: unknown }).created_at, newest(this.#stored.get(id)!))) {
         this.#stored.delete(id);
         late?.delete(id);
       } else {
