@@ -239,6 +239,8 @@ export class Chat {
   #link: ChatConnection = "connecting";
   /** `stop()` was called and the reply it stops has not ended (status `stopping`) */
   #stopping = false;
+  /** the interrupt of the stop under way was answered (a page at rest then ends the stop) */
+  #interrupted = false;
   /** tool calls answered (or being answered) by this chat: not answered again */
   #answered = new Set<string>();
   /** replies whose start this chat met (a later REPLY_START of one continues it) */
@@ -647,6 +649,8 @@ export class Chat {
       }
     }
     if (!page.isRunning) {
+      // at rest after the interrupt: the stop is over (the reply ended, or stays parked)
+      if (this.#stopping && this.#interrupted) this.#stopping = false;
       // at rest, what the store lacks was dropped by the service: a turn whose run is
       // over (stopped before it saved), a reply it never stored
       let dropped = 0;
@@ -1538,6 +1542,7 @@ export class Chat {
     if (status !== "streaming" && status !== "submitted" && status !== "awaiting_input" && status !== "stopping") return;
     for (const posted of this.#posted.values()) posted.stopped = true;
     this.#stopping = true;
+    this.#interrupted = false;
     this.#changed();
     try {
       // the interrupt after the input it stops (a send that fails takes its turn back)
@@ -1549,6 +1554,7 @@ export class Chat {
         return;
       }
       await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+      this.#interrupted = true;
       // a reply parked on a call may keep waiting (agentscope 2.0.11 sometimes leaves it
       // parked): the call is still to be answered, nothing is stopping
       if (this.#replyStatus(this.getSnapshot().messages, this.pendingActions.filter((a) => a.worker === undefined)) === "awaiting_input") {
