@@ -30,7 +30,15 @@ export type Action =
   | { kind: "sendOnFinish"; policy: string }
   | { kind: "sendOnEvent"; policy: string }
   | { kind: "switch" }
-  | { kind: "blip" };
+  | { kind: "blip" }
+  | { kind: "holdPost"; ms: number }
+  | { kind: "losePost"; after: boolean }
+  | { kind: "repairOutage"; count: number }
+  | { kind: "drop"; type: "REPLY_END" | "TEXT_BLOCK_DELTA" | "TOOL_CALL_START" | "MODEL_CALL_END" }
+  | { kind: "outage"; route: (typeof OUTAGE_ROUTES)[number]; count: number };
+
+/** The routes an outage (5xx in a row) hits. */
+export const OUTAGE_ROUTES = ["GET /sessions/:id/messages", "GET /sessions/:id/stream", "GET /sessions/:id/status", "POST /chat/"] as const;
 
 /** One schedule: everything a run draws from. */
 export interface Schedule {
@@ -45,7 +53,7 @@ export interface Schedule {
 }
 
 /** The first words the simulated model answers to (scripts/agentscope-service.md). */
-export const POLICIES = ["hello", "think", "tool", "parallel", "confirm", "ask", "long 40", "long 120", "slow", "fail", "task", "progress", "image"] as const;
+export const POLICIES = ["hello", "think", "tool", "parallel", "confirm", "ask", "long 40", "long 120", "long 120", "slow", "fail", "task", "progress", "image"] as const;
 
 /** What a run found. */
 export interface Outcome {
@@ -297,6 +305,23 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
           trace.push(`${Date.now()} blip`);
           faults.cutStreams();
           break;
+        case "holdPost":
+          faults.plan("POST /chat/", { kind: "hold", ms: action.ms });
+          break;
+        case "repairOutage":
+          // a delta lost, and the reload that would repair it failing for a while
+          faults.dropNext("TEXT_BLOCK_DELTA");
+          faults.plan("GET /sessions/:id/messages", { kind: "error" }, action.count);
+          break;
+        case "drop":
+          faults.dropNext(action.type);
+          break;
+        case "losePost":
+          faults.plan("POST /chat/", { kind: action.after ? "lostAfter" : "lostBefore" });
+          break;
+        case "outage":
+          faults.plan(action.route, { kind: "error" }, action.count);
+          break;
       }
       await tick(action.kind === "wait" ? action.ms : 1 + Math.floor(random() * 400));
     }
@@ -422,12 +447,17 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendOnEvent" as const, policy: p })) },
   { weight: 1, arbitrary: fc.constant({ kind: "switch" as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: "blip" as const }) },
+  { weight: 1, arbitrary: fc.integer({ min: 2500, max: 8000 }).map((ms) => ({ kind: "holdPost" as const, ms })) },
+  { weight: 1, arbitrary: fc.boolean().map((after) => ({ kind: "losePost" as const, after })) },
+  { weight: 1, arbitrary: fc.integer({ min: 5, max: 30 }).map((count) => ({ kind: "repairOutage" as const, count })) },
+  { weight: 1, arbitrary: fc.constantFrom("REPLY_END" as const, "TEXT_BLOCK_DELTA" as const, "TOOL_CALL_START" as const, "MODEL_CALL_END" as const).map((type) => ({ kind: "drop" as const, type })) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("outage" as const), route: fc.constantFrom(...OUTAGE_ROUTES), count: fc.integer({ min: 1, max: 25 }) }) },
 );
 
 export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
   instances: fc.constantFrom(1, 1, 2),
-  replayLimit: fc.constantFrom(1000, 1000, 30),
+  replayLimit: fc.constantFrom(1000, 30),
   stallMs: fc.constantFrom(3000, 45_000),
   rates: fc.oneof({ weight: 1, arbitrary: fc.constant(NO_FAULTS) }, { weight: 4, arbitrary: ratesArb }),
   actions: fc.array(actionArb, { minLength: 1, maxLength: 24 }),

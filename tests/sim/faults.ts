@@ -72,6 +72,9 @@ export function randomRates(random: Random): FaultRates {
   };
 }
 
+/** A fault a schedule asks for (see {@link Faults.plan}). */
+export type Planned = { kind: "error" } | { kind: "lostBefore" } | { kind: "lostAfter" } | { kind: "hold"; ms: number };
+
 /** Waits `ms` on the (virtual) clock; rejects with the signal's reason once it aborts. */
 function sleep(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -89,7 +92,7 @@ function sleep(ms: number, signal: AbortSignal | null | undefined): Promise<void
 }
 
 /** The route of a request, for bursts: its method and path with ids replaced. */
-function routeOf(method: string, url: URL): string {
+export function routeOf(method: string, url: URL): string {
   return `${method} ${url.pathname.replace(/[0-9a-f]{32}/g, ":id")}`;
 }
 
@@ -115,6 +118,28 @@ export class Faults {
     this.#rates = rates;
   }
 
+  /** Faults asked for by the schedule, by route: each taken by the next request of it. */
+  readonly #planned = new Map<string, Planned[]>();
+
+  /**
+   * The next request of `route` (e.g. `POST /sessions/:id/…`, as {@link routeOf} names it;
+   * `POST /chat/`) gets `fault`: held on its way for `ms`, lost before or after the
+   * service, or answered 5xx (`count` requests in a row).
+   */
+  plan(route: string, fault: Planned, count = 1): void {
+    const list = this.#planned.get(route) ?? [];
+    for (let i = 0; i < count; i++) list.push(fault);
+    this.#planned.set(route, list);
+  }
+
+  /** Event types whose next frame (on any stream) is dropped, in order asked. */
+  readonly #dropNext: string[] = [];
+
+  /** The next frame of an event of `type` on an event stream is dropped. */
+  dropNext(type: string): void {
+    this.#dropNext.push(type);
+  }
+
   /** Cuts every event stream open now (a network blip). */
   cutStreams(): void {
     for (const cut of [...this.#open]) cut();
@@ -138,6 +163,8 @@ export class Faults {
       const stream = url.pathname.endsWith("/stream");
       const signal = init?.signal ?? null;
       if (!this.enabled) return inner(input, init);
+      const planned = this.#planned.get(route)?.shift();
+      if (planned !== undefined) return this.#planned1(route, planned, request, init, inner, signal);
       const rates = this.#rates;
       const burst = this.#bursts.get(route) ?? 0;
       if (burst > 0 || this.#chance(rates.serverError)) {
@@ -199,6 +226,34 @@ export class Faults {
       const response = await inner(input, init);
       return this.#finish(route, response, stream, signal, lostAfter);
     }) as typeof fetch;
+  }
+
+  /** A planned fault (see {@link Faults.plan}). */
+  async #planned1(route: string, fault: Planned, request: Request, init: RequestInit | undefined, inner: typeof fetch, signal: AbortSignal | null): Promise<Response> {
+    switch (fault.kind) {
+      case "error":
+        this.#note(`${route} → 503 (planned)`);
+        return new Response(JSON.stringify({ detail: "injected server error" }), { status: 503, headers: { "content-type": "application/json" } });
+      case "lostBefore":
+        this.#note(`${route} lost before the service (planned)`);
+        throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the request was sent") });
+      case "lostAfter": {
+        this.#note(`${route} lost after the service applied it (planned)`);
+        const response = await inner(request.url, { ...init, signal: null });
+        void response.body?.cancel().catch(() => {});
+        throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the answer") });
+      }
+      case "hold": {
+        this.#note(`${route} held ${fault.ms} ms on its way to the service (planned)`);
+        const { signal: _, ...rest } = init ?? {};
+        const late = sleep(fault.ms, null).then(() => inner(request.url, { ...rest, body: init?.body ?? null }));
+        return await new Promise<Response>((resolve, reject) => {
+          if (signal?.aborted) return reject(signal.reason);
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+          late.then(resolve, reject);
+        });
+      }
+    }
   }
 
   /** A response the service gave, lost on its way back or damaged. */
@@ -264,6 +319,7 @@ export class Faults {
     const encoder = new TextEncoder();
     let cancelled = false;
     const streams = this.#open;
+    const dropNext = this.#dropNext;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         let open = true;
@@ -306,6 +362,11 @@ export class Faults {
               } else if (chance(rates.reorder)) {
                 note("frame swapped with the next");
                 held = frame;
+                continue;
+              } else if (dropNext.length > 0 && dropNext.some((t) => frame.includes(`"type": "${t}"`) || frame.includes(`"type":"${t}"`))) {
+                const t = dropNext.find((t) => frame.includes(`"type": "${t}"`) || frame.includes(`"type":"${t}"`))!;
+                dropNext.splice(dropNext.indexOf(t), 1);
+                note(`frame dropped (planned): ${t}`);
                 continue;
               } else if (chance(rates.drop)) {
                 note(`frame dropped: ${frame.slice(0, 80).trim()}`);

@@ -20,7 +20,7 @@ export const MUTANTS: Mutant[] = [
     file: "posting.js",
     from: `const mayArrive = e.cause === "timeout";`,
     to: `const mayArrive = false;`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "resend without checking (a POST lost after the service applied it is sent again)",
@@ -31,14 +31,14 @@ export const MUTANTS: Mutant[] = [
     to: `                if (done && mayArrive)
                     return;
                 if (mayArrive) {`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "forget a REPLY_END met during a reconnect (no onFinish for a reply the store shows ended)",
     file: "chat.js",
     from: `if (!first && !this.#hidden.has(m.id))`,
     to: `if (false)`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "give up a repair reload (past the attempts, silently)",
@@ -48,7 +48,7 @@ export const MUTANTS: Mutant[] = [
     to: `                            tire(); // (what waits for it goes on: the stream reconnects meanwhile)
                         }
                         if (failures > this.#retry.attempts) { this.#error = null; return; }`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "onFinish before the chat's state says the reply is over (a send from it is refused busy)",
@@ -60,34 +60,34 @@ export const MUTANTS: Mutant[] = [
         const submit = this.#submit;
         if (submit !== null) {
             if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies))`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "no deduplication (a replay after a reconnect applies events again)",
     file: "chat.js",
     from: `new Session({ dedup: true, keepEvents: true })`,
     to: `new Session({ dedup: false, keepEvents: true })`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "onEvent for replayed duplicates",
     file: "chat.js",
     from: `if (outcome === "duplicate" || typeof event.id !== "string")`,
     to: `if (typeof event.id !== "string")`,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
     name: "no run watchdog (a reply whose REPLY_END never came stays streaming)",
     file: "chat.js",
     from: `        chat.#watchdog.start();`,
     to: ``,
-    seeds: [0, 400],
+    seeds: [0, 2000],
   },
   {
-    name: "partial replies kept at rest (the stored one never replaces them)",
+    name: "a reply joined mid-way is never replaced by the stored one",
     file: "chat.js",
-    from: `            this.#partial.clear();`,
-    to: ``,
-    seeds: [0, 400],
+    from: `else if (this.#partial.has(m.id) || (!page.isRunning && !this.#reconciled.has(ours))) {`,
+    to: `else if (!this.#partial.has(m.id) && !page.isRunning && !this.#reconciled.has(ours)) {`,
+    seeds: [0, 2000],
   },
 ];
