@@ -5,6 +5,8 @@
 //   --jobs N           in N processes (default 1)
 //   --schedule JSON    one schedule (as a failure prints it), with its whole trace
 //   --self-test        every mutant: caught within its seeds?
+//   --regressions      the schedules found while building (regressions.ts): each must hold
+//   --collect N        up to N failing seeds of --seeds, one per kind of violation, shrunk (JSON lines)
 //   --module DIR       the package's dist folder to load (default pkg/dist)
 import { fork } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +17,7 @@ import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { runSchedule, scheduleArb, showSchedule, type ChatModule, type Schedule } from "./explore.ts";
 import { MUTANTS } from "./mutants.ts";
+import { REGRESSIONS } from "./regressions.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { values: args } = parseArgs({
@@ -23,6 +26,8 @@ const { values: args } = parseArgs({
     jobs: { type: "string", default: "1" },
     schedule: { type: "string" },
     "self-test": { type: "boolean", default: false },
+    regressions: { type: "boolean", default: false },
+    collect: { type: "string" },
     module: { type: "string", default: join(root, "pkg/dist") },
     quiet: { type: "boolean", default: false },
   },
@@ -86,6 +91,34 @@ async function main(): Promise<number> {
     return outcome.violations.length > 0 ? 1 : 0;
   }
   if (args["self-test"]) return selfTest();
+  if (args.collect !== undefined) {
+    // every failing seed of --seeds, shrunk: one JSON line each (to find regressions)
+    const mod = await load(args.module);
+    const [a, b] = args.seeds.split(":").map(Number) as [number, number];
+    const kinds = new Set<string>();
+    for (let seed = a; seed < b && kinds.size < Number(args.collect); seed++) {
+      const outcome = await runSchedule(scheduleOf(seed), mod);
+      if (outcome.violations.length === 0) continue;
+      const kind = outcome.violations[0]!.replace(/[0-9a-f]{32}/g, "ID").replace(/\d+/g, "N");
+      if (kinds.has(kind)) continue;
+      kinds.add(kind);
+      const small = await shrink(seed, mod);
+      const again = await runSchedule(small, mod);
+      console.log(JSON.stringify({ seed, violation: again.violations[0] ?? outcome.violations[0], schedule: small }));
+    }
+    return 0;
+  }
+  if (args.regressions) {
+    const mod = await load(args.module);
+    let failing = 0;
+    for (const r of REGRESSIONS) {
+      const outcome = await runSchedule(r.schedule, mod);
+      if (outcome.violations.length > 0) failing += 1;
+      console.log(`${outcome.violations.length === 0 ? "holds" : "BROKEN"}: ${r.name}${outcome.violations.map((v) => `\n  - ${v.split("\n")[0]}`).join("")}`);
+    }
+    console.log(`${REGRESSIONS.length} regressions, ${failing} broken`);
+    return failing > 0 ? 1 : 0;
+  }
   const [a, b] = args.seeds.split(":").map(Number) as [number, number];
   if (!(Number.isInteger(a) && Number.isInteger(b) && b > a)) throw new Error("--seeds takes A:B, integers, B > A");
   const jobs = Math.max(1, Math.min(Number(args.jobs) || 1, b - a));

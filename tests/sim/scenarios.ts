@@ -111,6 +111,31 @@ export const SCENARIOS: Record<string, (ep: Endpoint) => Promise<Outcome>> = {
     { type: "data", source: { type: "url", url: "https://example.com/cat.png", media_type: "image/png" } },
   ]),
   describeNone: oneShot("seeimage"),
+  // a user Msg posted whole (as Chat.send posts it): stored as posted, its id, times and
+  // metadata kept
+  postedWhole: (ep) =>
+    scenario(ep, async (sid, w, notes) => {
+      const at = "2026-01-02T03:04:05.678Z";
+      const input = {
+        name: "user",
+        role: "user",
+        id: "0123456789abcdef0123456789abcdef",
+        content: [{ type: "text", text: "hello, whole message", id: "fedcba9876543210fedcba9876543210", created_at: at, finished_at: at }],
+        metadata: { source: "test" },
+        created_at: at,
+        usage: null,
+        finished_at: at,
+        finished_reason: null,
+        structured_output: null,
+        error: null,
+      };
+      notes.push((await post(ep, sid, input)).status);
+      await w.until((e) => ends(1)(e) && named(e), "the reply and its naming");
+      await statusIs(ep, sid, "idle");
+      // (times are compared as "TIME" or null elsewhere: these must be the posted ones)
+      const user = (await storedAll(ep, sid)).find((m: Json) => m.role === "user");
+      notes.push({ created_at: user?.created_at === at, finished_at: user?.finished_at === at, block: user?.content?.[0]?.finished_at === at });
+    }),
   confirmApprove: confirmFlow(true),
   confirmDeny: confirmFlow(false),
   ask: (ep) =>

@@ -1,0 +1,27 @@
+// Schedules the explorer found (`scripts/simulate --collect` against the package of commit
+// 0944a18, before the fixes of issue 36), shrunk by fast-check: each one breaks an invariant
+// of the chat as it was there, and must hold now. tests/ts/simulate.test.ts replays them;
+// `scripts/simulate --regressions [--module <dist of another build>]` runs them all, and
+// `scripts/simulate --schedule '<JSON>'` prints one's trace.
+import type { Schedule } from "./explore.ts";
+
+export interface Regression {
+  /** What broke. */
+  name: string;
+  schedule: Schedule;
+}
+
+export const REGRESSIONS: Regression[] = [
+  {
+    name: "a text delta lost and the next 5 history reloads failing (5xx): the reply ends, yet onFinish is never called for it (F8's kind: an end the chat only learns from the store)",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 3000, "rates": {"serverError": 0, "busy": 0, "lostBefore": 0, "lostAfter": 0.001, "stallHeaders": 0.001, "stallBody": 0.001, "drop": 0.0002, "duplicate": 0.0005, "reorder": 0.0003, "stallFrame": 0.0002, "cut": 0.0001, "batch": 0}, "actions": [{"kind": "repairOutage", "count": 5}, {"kind": "wait", "ms": 2793}, {"kind": "send", "policy": "hello"}]},
+  },
+  {
+    name: "the reply's frames batched into one chunk: inside onFinish the status still reads submitted, so a send from it is refused busy (F9)",
+    schedule: {"seed": 761663606, "instances": 1, "replayLimit": 1000, "stallMs": 3000, "rates": {"serverError": 0, "busy": 0, "lostBefore": 0, "lostAfter": 0.001, "stallHeaders": 0, "stallBody": 0, "drop": 0.0002, "duplicate": 0.0005, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0.95}, "actions": [{"kind": "send", "policy": "hello"}, {"kind": "repairOutage", "count": 5}]},
+  },
+  {
+    name: "the MODEL_CALL_END of a reply that then parks is lost: a parked reply was never reloaded (no REPLY_END), its usage stayed missing at rest",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.003, "busy": 0.001, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0.001, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0.0003, "stallFrame": 0.0002, "cut": 0, "batch": 0}, "actions": [{"kind": "drop", "type": "MODEL_CALL_END"}, {"kind": "send", "policy": "ask"}]},
+  },
+];
