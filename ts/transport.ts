@@ -240,7 +240,11 @@ export class AgentScopeTransport implements ChatTransport {
         if (signal?.aborted) throw signal.reason;
         response = await this.#fetch(url, { method, headers, body: bodyText, signal: both });
         // the time covers the whole answer: a body that stalls is given up as headers are
-        if (timed) response = new Response(await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
+        if (timed) {
+          const bytes = await response.arrayBuffer();
+          // (a 204's, 205's or 304's body is null: a Response refuses any other)
+          response = new Response(NULL_BODY.has(response.status) ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+        }
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
         const timedOut = timeout.signal.reason === TIMED_OUT;
@@ -364,6 +368,9 @@ function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
   }
   return both.signal;
 }
+
+/** The statuses whose response has no body (fetch's null body statuses). */
+const NULL_BODY: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /** The abort reason of a request past `timeoutMs`. */
 const TIMED_OUT = Symbol("timed out");
