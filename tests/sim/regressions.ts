@@ -24,4 +24,16 @@ export const REGRESSIONS: Regression[] = [
     name: "the MODEL_CALL_END of a reply that then parks is lost: a parked reply was never reloaded (no REPLY_END), its usage stayed missing at rest",
     schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.003, "busy": 0.001, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0.001, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0.0003, "stallFrame": 0.0002, "cut": 0, "batch": 0}, "actions": [{"kind": "drop", "type": "MODEL_CALL_END"}, {"kind": "send", "policy": "ask"}]},
   },
+  {
+    name: "the REPLY_END frame is lost: the reply is settled from the store, yet onFinish was never called for it (F8)",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 3000, "rates": {"serverError": 0, "busy": 0.001, "lostBefore": 0.001, "lostAfter": 0.001, "stallHeaders": 0, "stallBody": 0.001, "drop": 0, "duplicate": 0.0005, "reorder": 0.0003, "stallFrame": 0.0002, "cut": 0.0001, "batch": 0}, "actions": [{"kind": "drop", "type": "REPLY_END"}, {"kind": "send", "policy": "hello"}]},
+  },
+  {
+    name: "F4: a text delta lost, then the repair reload failing 9 times in a row: the reload was given up silently, the reply stayed without the delta",
+    schedule: {"seed": 495701533, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0, "busy": 0, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0}, "actions": [{"kind": "repairOutage", "count": 8}, {"kind": "send", "policy": "hello"}, {"kind": "holdPost", "ms": 2500}, {"kind": "wait", "ms": 5029}, {"kind": "outage", "route": "GET /sessions/:id/messages", "count": 1}]},
+  },
+  {
+    name: "a text delta of a reply that then parks is lost: the parked reply was never reloaded, its text stayed empty at rest",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.003, "busy": 0.001, "lostBefore": 0.001, "lostAfter": 0, "stallHeaders": 0, "stallBody": 0, "drop": 0, "duplicate": 0.0005, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0.01}, "actions": [{"kind": "repairOutage", "count": 5}, {"kind": "send", "policy": "confirm"}, {"kind": "losePost", "after": false}]},
+  },
 ];
