@@ -222,7 +222,8 @@ export const SCENARIOS: Record<string, (ep: Endpoint) => Promise<Outcome>> = {
       await w.until((e) => ends(1)(e) && named(e), "the reply");
       await statusIs(ep, sid, "idle");
       notes.push((await call(ep, "POST", `/sessions/${sid}/interrupt?agent_id=${ep.agentId}`)).status);
-      await ep.sleep(300);
+      // (its lone REPLY_START comes within milliseconds; a loaded machine: within a second)
+      await ep.sleep(1500);
     }),
   sessions: async (ep) => {
     const sid = await createSession(ep);

@@ -16,7 +16,7 @@ import { SCENARIOS, type Outcome } from "../sim/scenarios.ts";
 import { call, count, createSession, send, watch, type Endpoint } from "../sim/client.ts";
 import { eventForm, normalizer, storedForm } from "../sim/normalize.ts";
 
-const SLOW_MS = 100;
+const SLOW_MS = 600; // (the interrupt must land before the 4th delta even on a loaded machine)
 let service: Service;
 let live: Endpoint;
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
