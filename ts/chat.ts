@@ -743,7 +743,14 @@ export class Chat {
     let ended: Set<string> | undefined;
     for (const { outcome, event } of kept) {
       const id = (event as { reply_id?: unknown }).reply_id;
-      if (typeof id !== "string" || outcome !== "applied") continue;
+      if (typeof id !== "string") continue;
+      // an answer's echo opens the continuation (its REPLY_START comes next, and may be lost)
+      if ((event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") && this.#stored.has(id)) {
+        this.#stored.delete(id);
+        late?.delete(id);
+        continue;
+      }
+      if (outcome !== "applied") continue;
       // a reply stored as ended is over: what the stream still brings of it is stale (a
       // replay held back, a lone REPLY_START of an interrupt at rest)
       if (this.#ended.has(id)) {
@@ -751,8 +758,8 @@ export class Chat {
         continue;
       }
       if (!this.#stored.has(id)) continue;
-      // a continuation (after an answer, or an interrupt of the parked reply) starts later
-      // than anything the stored one holds; the reply's own start, held back, does not
+      // a continuation (after an interrupt of the parked reply: no echo) starts later than
+      // anything the stored one holds; the reply's own start, held back, does not
       if (event.type === "REPLY_START" && !before((event as { created_at?: unknown }).created_at, newest(this.#stored.get(id)!))) {
         this.#stored.delete(id);
         late?.delete(id);

@@ -53,25 +53,6 @@ export const NO_FAULTS: FaultRates = {
   batch: 0,
 };
 
-/** Rates of a schedule: each fault class on or off by the seed, at a rate by the seed. */
-export function randomRates(random: Random): FaultRates {
-  const pick = (max: number) => (random() < 0.5 ? 0 : random() * max);
-  return {
-    serverError: pick(0.15),
-    busy: pick(0.1),
-    lostBefore: pick(0.1),
-    lostAfter: pick(0.1),
-    stallHeaders: pick(0.1),
-    stallBody: pick(0.1),
-    drop: pick(0.02),
-    duplicate: pick(0.05),
-    reorder: pick(0.03),
-    stallFrame: pick(0.02),
-    cut: pick(0.01),
-    batch: random() < 0.5 ? 0 : random(),
-  };
-}
-
 /** A fault a schedule asks for (see {@link Faults.plan}). */
 export type Planned = { kind: "error" } | { kind: "lostBefore" } | { kind: "lostAfter" } | { kind: "hold"; ms: number };
 
@@ -192,7 +173,7 @@ export class Faults {
           // when the client gave up on it meanwhile
           this.#note(`${route} held ${Math.round(ms)} ms on its way to the service`);
           const { signal: _, ...rest } = init ?? {};
-          const late = sleep(ms, null).then(() => inner(request.url, { ...rest, method, body: init?.body ?? null }));
+          const late = sleep(ms, null).then(() => inner(request.url, { ...rest, method, body: init?.body ?? null, signal: signal?.aborted ? null : signal }));
           return await new Promise<Response>((resolve, reject) => {
             if (signal?.aborted) return reject(signal.reason);
             const abort = () => {
@@ -246,7 +227,7 @@ export class Faults {
       case "hold": {
         this.#note(`${route} held ${fault.ms} ms on its way to the service (planned)`);
         const { signal: _, ...rest } = init ?? {};
-        const late = sleep(fault.ms, null).then(() => inner(request.url, { ...rest, body: init?.body ?? null }));
+        const late = sleep(fault.ms, null).then(() => inner(request.url, { ...rest, body: init?.body ?? null, signal: signal?.aborted ? null : signal }));
         return await new Promise<Response>((resolve, reject) => {
           if (signal?.aborted) return reject(signal.reason);
           signal?.addEventListener("abort", () => reject(signal.reason), { once: true });

@@ -90,4 +90,18 @@ export const MUTANTS: Mutant[] = [
     to: `else if (!this.#partial.has(m.id) && !page.isRunning && !this.#reconciled.has(ours)) {`,
     seeds: [0, 2000],
   },
+  {
+    name: "onFinish for the stored replies a chat opens on (a reload tells every old reply again)",
+    file: "chat.js",
+    from: `if (!first && !this.#hidden.has(m.id))`,
+    to: `if (!this.#hidden.has(m.id))`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "the run watchdog left running after close (a timer per closed chat, for good)",
+    file: "chat.js",
+    from: `        this.#watchdog.close();`,
+    to: ``,
+    seeds: [0, 2000],
+  },
 ];

@@ -131,6 +131,9 @@ const json = (status: number, body: unknown): Response =>
  * The simulated service. One store, one bus, `instances` base URLs (`urls`); `fetch`
  * serves the API; `stored` / `running` / `events` / `sessionIds` let a test look inside.
  */
+/** The stream's heartbeat (`:` comment) after this long without a frame, ms (uvicorn's sse: 30 s). */
+const HEARTBEAT_MS = 30_000;
+
 export class SimService {
   readonly urls: readonly string[];
   readonly agentId: string;
@@ -445,13 +448,26 @@ export class SimService {
         const replay = s.log.filter((e) => e.seq > from).slice(0, this.#limit);
         const liveFrom = s.seq;
         for (const e of replay) controller.enqueue(encoder.encode(`data: ${JSON.stringify(e.event)}\n\n`));
+        // the heartbeat comment after 30 s of silence (§ GET …/stream)
+        let heartbeat: ReturnType<typeof setTimeout> | undefined;
+        const quiet = () => {
+          clearTimeout(heartbeat);
+          heartbeat = setTimeout(() => {
+            controller.enqueue(encoder.encode(":\n\n"));
+            quiet();
+          }, HEARTBEAT_MS);
+        };
+        quiet();
         const listener = (entry: LogEntry) => {
           if (entry.event === null) {
             unsubscribe();
             controller.close();
             return;
           }
-          if (entry.seq > liveFrom) controller.enqueue(encoder.encode(`data: ${JSON.stringify(entry.event)}\n\n`));
+          if (entry.seq > liveFrom) {
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify(entry.event)}\n\n`));
+            quiet();
+          }
         };
         s.listeners.add(listener);
         const onAbort = () => {
@@ -463,6 +479,7 @@ export class SimService {
           }
         };
         unsubscribe = () => {
+          clearTimeout(heartbeat);
           s.listeners.delete(listener);
           signal?.removeEventListener("abort", onAbort);
         };

@@ -293,3 +293,30 @@ test("AgentScopeTransport: a history, status or new session answer of the wrong 
     await refused(() => Chat.open(transportOf(f)), "http_error", `Chat.open (new session), ${what}`);
   }
 });
+
+// F5: timeoutMs covers the whole answer, not only its headers
+test("a history answer whose body stalls after its first bytes is given up after timeoutMs (service_unavailable, cause timeout); a 204 answer is read", async () => {
+  let stalled: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    if (init?.method === "DELETE") return new Response(null, { status: 204 });
+    // headers at once, 10 bytes of the body, then nothing (until the request is aborted)
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        stalled = controller;
+        controller.enqueue(new TextEncoder().encode('{"messages'));
+        init?.signal?.addEventListener("abort", () => controller.error(init.signal!.reason), { once: true });
+      },
+    });
+    void url;
+    return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  const transport = new AgentScopeTransport({ baseUrl: "http://service.test", userId: "u", agentId: "a", fetch, timeoutMs: 300 });
+  const t0 = Date.now();
+  await assert.rejects(transport.history(SID), (e: unknown) => e instanceof MsgError && e.code === "service_unavailable" && e.cause === "timeout");
+  const took = Date.now() - t0;
+  assert.ok(took >= 250 && took < 5000, `given up after ${took} ms`);
+  assert.ok(stalled !== undefined);
+  // a DELETE answered 204 (no body) resolves
+  await new SessionsClient(transport).remove(SID);
+});
