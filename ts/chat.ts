@@ -744,8 +744,10 @@ export class Chat {
     for (const { outcome, event } of kept) {
       const id = (event as { reply_id?: unknown }).reply_id;
       if (typeof id !== "string") continue;
-      // an answer's echo opens the continuation (its REPLY_START comes next, and may be lost)
-      if ((event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") && this.#stored.has(id)) {
+      // an answer's echo opens the continuation (its REPLY_START comes next, and may be
+      // lost); a REPLY_END closes one (a parked reply is stored without an end: it is new,
+      // and the reload after it puts in what came between)
+      if ((event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT" || event.type === "REPLY_END") && this.#stored.has(id)) {
         this.#stored.delete(id);
         late?.delete(id);
         continue;

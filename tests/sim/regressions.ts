@@ -41,4 +41,8 @@ export const REGRESSIONS: Regression[] = [
     name: "the REPLY_START of a parked reply's continuation is lost (after a confirmation): the continuation was taken for stale events and undone, the call stayed asking",
     schedule: { seed: 1, instances: 1, replayLimit: 1000, stallMs: 45000, rates: { serverError: 0, busy: 0, lostBefore: 0, lostAfter: 0, stallHeaders: 0, stallBody: 0, drop: 0, duplicate: 0, reorder: 0, stallFrame: 0, cut: 0, batch: 0 }, actions: [{ kind: "send", policy: "confirm" }, { kind: "wait", ms: 3000 }, { kind: "drop", type: "REPLY_START" }, { kind: "confirm", approve: true, twice: false }, { kind: "wait", ms: 5000 }] },
   },
+  {
+    name: "the REPLY_START of an interrupted parked reply's continuation is lost (no echo: an interrupt): its tool result and end were undone as stale, the call stayed submitted",
+    schedule: { seed: 0, instances: 1, replayLimit: 1000, stallMs: 45000, rates: { serverError: 0, busy: 0, lostBefore: 0, lostAfter: 0, stallHeaders: 0, stallBody: 0, drop: 0, duplicate: 0, reorder: 0, stallFrame: 0, cut: 0, batch: 0 }, actions: [{ kind: "send", policy: "ask" }, { kind: "drop", type: "REPLY_START" }, { kind: "stop" }] },
+  },
 ];
