@@ -14,7 +14,8 @@
 //   - no unhandled rejection; every error is a `MsgError`.
 import FakeTimers from "@sinonjs/fake-timers";
 import fc from "fast-check";
-import { Faults, NO_FAULTS, type FaultRates, type Random } from "./faults.ts";
+import { Faults, NO_FAULTS, type FaultRates } from "./faults.ts";
+import { seeded } from "./random.ts";
 import { SimService } from "./service.ts";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -60,18 +61,6 @@ export interface Outcome {
   violations: string[];
   /** The steps taken and the faults injected, in order. */
   trace: string[];
-}
-
-/** mulberry32: a small seeded source of numbers in [0, 1). */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ACTIVE = new Set(["submitted", "streaming", "stopping"]);

@@ -6,8 +6,7 @@
 // to a chunk). Every delay is a `setTimeout` (the explorer's virtual clock), so a seed
 // replays the same faults. What was injected is logged for the schedule's trace.
 
-/** A random number in [0, 1) from the schedule's seeded source. */
-export type Random = () => number;
+import type { Random } from "./random.ts";
 
 /** How often each fault happens (each a probability per request or per frame, 0 = never). */
 export interface FaultRates {

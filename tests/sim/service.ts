@@ -12,6 +12,7 @@
 // Section references ("§ …") are to scripts/agentscope-service.md.
 import { Msg, setIdFactory, setTimestampFactory, type MsgJSON } from "../../pkg/dist/index.js";
 import type { Json } from "../ts/helpers.ts";
+import { seeded } from "./random.ts";
 import { describeAttachments, isRunningKeyword, scriptFor, type ToolCall, type Turn, WAV_CHUNKS_B64 } from "./model.ts";
 
 /** Options of {@link SimService}. */
@@ -98,18 +99,6 @@ const INTERRUPTED_TEXT = "<system-reminder>The tool call has been interrupted by
 /** How long a run keeps the lock after its last event (persisting, auto-naming), ms. */
 const SETTLE_MS = 5;
 
-/** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The service's naive local time with microseconds (`2026-12-06T06:55:04.108766`), from `Date`. */
 function timestamp(): string {
   return `${new Date().toISOString().slice(0, 23)}000`;
@@ -152,7 +141,7 @@ export class SimService {
   readonly #slack: number;
 
   constructor(options: SimServiceOptions = {}) {
-    this.#rand = mulberry32(options.seed ?? 1);
+    this.#rand = seeded(options.seed ?? 1);
     const n = options.instances ?? 1;
     if (!Number.isInteger(n) || n < 1) throw new Error("SimService: instances must be a positive integer");
     this.urls = Object.freeze(Array.from({ length: n }, (_, i) => `http://sim-${i}.test`));
