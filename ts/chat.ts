@@ -4,7 +4,7 @@
 // status, reconnects. Framework-agnostic; `useChat` (agentscope-message/react) wraps it.
 // Loads the .wasm itself (`init()` in `Chat.open`), so importing it never blocks a page.
 import type { AgentEvent } from "./event.js";
-import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment, toJSONText } from "./errors.js";
+import { LONE_SURROGATE, MsgError, bodyJSON, checkDataUrls, sessionIdSegment, toJSONText } from "./errors.js";
 import { init } from "./load.js";
 import { Msg, UserMsg, type ContentBlock, type ContentBlockInput, type MsgJSON, type ToolCallBlock } from "./message.js";
 import { Session, pendingActions as findPending, type Diagnostic, type KeptEvent, type PendingAction } from "./session.js";
@@ -196,8 +196,6 @@ function before(a: unknown, b: string): boolean {
   return x < y;
 }
 
-/** A UTF-16 surrogate without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 
 type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs" | "lostRunMs">> & ChatOptions;
@@ -249,6 +247,8 @@ export class Chat {
   #ended = new Map<string, MsgJSON>();
   /** replies waiting for an answer (reloaded once when they park) */
   #parked = new Set<string>();
+  /** the message objects looked at for #parked */
+  #parkSeen = new WeakSet<MsgJSON>();
   /** stored replies put in, until their next REPLY_START (see #insertStored) */
   #stored = new Map<string, MsgJSON>();
   /** whether a page of history was merged (the first is what the chat opened on) */
@@ -1128,13 +1128,17 @@ export class Chat {
     for (const m of live) {
       // a reply that parks (waits for an answer) is reloaded once: the stored one is whole
       // (the stream may have lost or reordered some of its events; no REPLY_END reloads it)
-      if (findPending(m).length > 0) {
-        if (!this.#parked.has(m.id)) {
-          this.#parked.add(m.id);
-          parked = true;
+      // (a message object unchanged since the last look is not scanned again)
+      if (!this.#parkSeen.has(m)) {
+        this.#parkSeen.add(m);
+        if (findPending(m).length > 0) {
+          if (!this.#parked.has(m.id)) {
+            this.#parked.add(m.id);
+            parked = true;
+          }
+        } else {
+          this.#parked.delete(m.id);
         }
-      } else {
-        this.#parked.delete(m.id);
       }
       if (!this.#historyIds.has(m.id) && !this.#tailReplies.has(m.id)) {
         this.#tailReplies.add(m.id);

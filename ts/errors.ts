@@ -195,6 +195,9 @@ export function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, w
 // session's `GET /messages` answer 500 for good; a data block's URL source other than
 // http(s) is read by the service on its side (`file:///etc/hostname` goes to the model).
 
+/** A UTF-16 surrogate without its other half (in a string). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A JSON escape of a lone surrogate (`JSON.stringify` writes one so since ES2019), not after an escaped backslash. */
 const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/i;
 
@@ -258,6 +261,6 @@ export function checkDataUrls(value: unknown, what: string): void {
 export function sessionIdSegment(id: unknown, what: string): string {
   if (typeof id !== "string" || id === "") throw new MsgError("invalid_argument", `${what} must be a non-empty string`);
   if (id === "." || id === "..") throw new MsgError("invalid_argument", `${what} must not be ${JSON.stringify(id)} (not a session's path segment)`);
-  if (LONE_SURROGATE_ESCAPE.test(JSON.stringify(id))) throw new MsgError("invalid_argument", `${what} has a lone surrogate`);
+  if (LONE_SURROGATE.test(id)) throw new MsgError("invalid_argument", `${what} has a lone surrogate`);
   return id;
 }

@@ -87,6 +87,8 @@ declare const CAPS: {
  * is not an integer from 0 (no cap) to 2^32 - 1 (a `usize` in wasm32).
  */
 export declare function capsJSON(options: Partial<Record<keyof typeof CAPS, unknown>>, what: string): Record<string, number>;
+/** A UTF-16 surrogate without its other half (in a string). */
+export declare const LONE_SURROGATE: RegExp;
 /**
  * The JSON text of a request body (`JSON.stringify`); `invalid_argument` for a value it
  * cannot write (a cycle, a BigInt, a throwing getter) or that holds a lone surrogate in
