@@ -1479,8 +1479,8 @@ export class Chat {
     // refused before anything is sent: a lone surrogate in the results (stored with the
     // reply, it makes the session's GET /messages answer 500 for good) and a data block's
     // URL the service would read on its side (file://)
-    bodyJSON(event, "the answer");
-    checkDataUrls(event, "the answer");
+    // (what is sent is checked: its JSON, `toJSON` applied)
+    checkDataUrls(JSON.parse(bodyJSON(event, "the answer")), "the answer");
     // answered once: a second answer meanwhile is refused (the service would park the reply)
     for (const id of callIds) this.#answered.add(id);
     this.#changed(); // (`answered` in pendingActions)

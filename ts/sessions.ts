@@ -286,8 +286,8 @@ export class SessionsClient {
     const body: Record<string, unknown> = { ...this.#session, ...fields, agent_id: this.agentId };
     if (chatModelConfig !== undefined) body.chat_model_config = chatModelConfig;
     if (name !== undefined) body.name = name;
-    bodyJSON(body, "SessionsClient.create: the session's fields");
-    checkDataUrls(body, "SessionsClient.create");
+    // (what is sent is checked: its JSON, `toJSON` applied)
+    checkDataUrls(JSON.parse(bodyJSON(body, "SessionsClient.create: the session's fields")), "SessionsClient.create");
     // safe to repeat (at worst an unused empty session is left): tried on the next instance after any failure
     const response = await this.#transport.request("POST", "/sessions/", { body, signal: options.signal, retry: "any" });
     const created = await this.#json<{ session_id?: unknown } | null>(response, "POST /sessions/");
@@ -307,8 +307,7 @@ export class SessionsClient {
   async update(sessionId: string, fields: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
     sessionIdSegment(sessionId, "SessionsClient.update: sessionId");
     if (!plainObject(fields)) throw new MsgError("invalid_argument", "SessionsClient.update: fields must be an object");
-    bodyJSON(fields, "SessionsClient.update: fields");
-    checkDataUrls(fields, "SessionsClient.update");
+    checkDataUrls(JSON.parse(bodyJSON(fields, "SessionsClient.update: fields")), "SessionsClient.update");
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     // the same PATCH twice sets the same values: safe to repeat
     const response = await this.#transport.request("PATCH", path, { query: { agent_id: this.agentId }, body: fields, signal: options.signal, retry: "any" });

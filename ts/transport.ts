@@ -217,7 +217,8 @@ export class AgentScopeTransport implements ChatTransport {
     // refused before any request: a lone surrogate (stored, it breaks the session's
     // listing for good) and a data block's URL the service would read on its side
     const bodyText = body === undefined ? undefined : bodyJSON(body, `${method} ${path}: the body`);
-    if (body !== undefined) checkDataUrls(body, `${method} ${path}`);
+    // (what is sent is checked: the JSON text, `toJSON` applied, not the object given)
+    if (bodyText !== undefined) checkDataUrls(JSON.parse(bodyText), `${method} ${path}`);
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) params.set(k, v);
     const headers: Record<string, string> = { ...this.#headers, "X-User-ID": this.#userId };

@@ -320,3 +320,20 @@ test("a history answer whose body stalls after its first bytes is given up after
   // a DELETE answered 204 (no body) resolves
   await new SessionsClient(transport).remove(SID);
 });
+
+// what is sent is what is checked: a `toJSON` that turns into a file: data block is refused
+test("a value whose toJSON() is a data block with a file: URL is refused invalid_argument in SessionsClient.update / create and transport.chat; no request sent", async () => {
+  const calls: string[] = [];
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push(`${init?.method ?? "GET"} ${String(input)}`);
+    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  const transport = new AgentScopeTransport({ baseUrl: "http://service.test", userId: "u", agentId: "a", fetch });
+  const sneaky = { toJSON: () => ({ type: "data", source: { type: "url", url: "file:///etc/passwd", media_type: "text/plain" } }) };
+  const refused = (e: unknown) => e instanceof MsgError && e.code === "invalid_argument" && /http\(s\)/.test(e.message);
+  const sessions = new SessionsClient(transport);
+  await assert.rejects(sessions.update(SID, { x: [sneaky] }), refused);
+  await assert.rejects(sessions.create({ fields: { x: sneaky } } as never), refused);
+  await assert.rejects(transport.chat(SID, { id: "m", role: "user", name: "u", content: [sneaky] } as never), refused);
+  assert.deepEqual(calls, []);
+});
