@@ -3,7 +3,7 @@
 // connection checked with the service before anything is sent again, a request given up
 // for time never sent again. The service keeps no record of inputs (no idempotency key).
 import { MsgError } from "./errors.js";
-import { sleep } from "./timing.js";
+import { now, sleep } from "./timing.js";
 
 /** How long after a failed `POST /chat/` the chat asks the service whether it was applied (its run takes the session lock within milliseconds). */
 const VERIFY_MS = 1000;
@@ -35,7 +35,7 @@ export interface PostOptions {
  * first error.
  */
 export async function postInput(applied: () => Promise<boolean>, how: PostOptions): Promise<void> {
-  const t0 = Date.now();
+  const t0 = now();
   let wait = 100;
   let resends = 0;
   for (;;) {
@@ -63,7 +63,7 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
             await sleep(VERIFY_MS, how.signal);
             done = await applied();
           }
-          for (const t0 = Date.now(); mayArrive && !done && Date.now() - t0 < VERIFY_WAIT_MS && !how.signal.aborted; ) {
+          for (const t0 = now(); mayArrive && !done && now() - t0 < VERIFY_WAIT_MS && !how.signal.aborted; ) {
             await sleep(500, how.signal);
             done = await applied();
           }
@@ -84,7 +84,7 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
         }
         continue;
       }
-      if (e.code !== "busy" || Date.now() - t0 + wait > how.busyWaitMs) throw e;
+      if (e.code !== "busy" || now() - t0 + wait > how.busyWaitMs) throw e;
     }
     await sleep(wait, how.signal);
     wait = Math.min(wait * 1.5, 1000);

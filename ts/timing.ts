@@ -1,5 +1,5 @@
-// Timing helpers of the chat client: a sleep that an abort ends, and the check of an
-// option in milliseconds (or a count).
+// Timing helpers of the chat client: a sleep that an abort ends, the monotonic clock its
+// durations are measured on, and the check of an option in milliseconds (or a count).
 import { MsgError } from "./errors.js";
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -13,6 +13,13 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     const t = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
+
+/**
+ * Now on a monotonic clock, in ms (`performance.now()`): what every duration of the chat
+ * is measured on (a wall clock stepped by NTP, a resumed laptop or a user changing it would
+ * make a throttle or a watchdog wait for the length of the jump, or fire at once).
+ */
+export const now = (): number => performance.now();
 
 /** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
 export const MAX_DELAY = 2 ** 31 - 1;

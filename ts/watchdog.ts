@@ -6,6 +6,7 @@
 // service showed its run. It owns the timer and the clocks; what an answer means for the
 // messages is its chat's (the host).
 import type { ServiceStatus } from "./transport.js";
+import { now } from "./timing.js";
 
 /** What {@link RunWatchdog} needs of its chat. */
 export interface WatchdogHost {
@@ -52,9 +53,9 @@ export class RunWatchdog {
   readonly #statusPollMs: number;
   readonly #lostRunMs: number;
   /** when the service was last heard from (a chunk of the stream, an answered post) or asked */
-  #lastEvent = Date.now();
+  #lastEvent = now();
   /** when an event last changed a message, or an input was posted (the run-lost clock) */
-  #lastProgress = Date.now();
+  #lastProgress = now();
   /** POST /chat/ requests in flight (nothing is asked meanwhile) */
   #posting = 0;
   /** when a POST /chat/ last came back, or the service last said `running` (the grace of an input whose run has not shown) */
@@ -82,19 +83,19 @@ export class RunWatchdog {
 
   /** The service was heard from (a chunk of the stream, an answered post): the next question waits again. */
   heard(): void {
-    this.#lastEvent = Date.now();
+    this.#lastEvent = now();
     this.#news += 1;
   }
 
   /** The next tick asks the service without waiting out the clock (after a stop). */
   askNow(): void {
-    this.#lastEvent = 0;
+    this.#lastEvent = -Infinity;
     this.#news += 1;
   }
 
   /** An event changed a message: the run-lost clock starts again. */
   progressed(): void {
-    this.#lastProgress = Date.now();
+    this.#lastProgress = now();
   }
 
   /** A `POST /chat/` goes out: nothing is asked until it is back. */
@@ -106,9 +107,9 @@ export class RunWatchdog {
   /** A `POST /chat/` is back (answered or failed): both clocks start again. */
   postEnded(): void {
     this.#posting -= 1;
-    this.#lastEvent = Date.now();
-    this.#lastProgress = Date.now();
-    this.#waitFrom = Date.now();
+    this.#lastEvent = now();
+    this.#lastProgress = now();
+    this.#waitFrom = now();
     this.#news += 1;
   }
 
@@ -126,25 +127,25 @@ export class RunWatchdog {
     if (this.#host.closed() || this.#posting > 0) return;
     const watched = this.#host.watched();
     if (watched === null) return;
-    if (Date.now() - this.#lastEvent < (watched === "stopping" ? 250 : this.#statusPollMs)) return;
-    this.#lastEvent = Date.now();
+    if (now() - this.#lastEvent < (watched === "stopping" ? 250 : this.#statusPollMs)) return;
+    this.#lastEvent = now();
     const news = this.#news;
     // (asked before an event, a post or a stop: the answer may predate the run)
     const stale = () => this.#host.closed() || this.#posting > 0 || this.#news !== news;
     const status = await this.#ask(() => this.#host.status());
     if (status === undefined || stale()) return;
     if (status === "running") {
-      this.#waitFrom = Date.now();
-      if (this.#host.mayLose() && Date.now() - this.#lastProgress >= this.#lostRunMs) {
-        this.#host.lost(Date.now() - this.#lastProgress);
-        this.#lastProgress = Date.now();
+      this.#waitFrom = now();
+      if (this.#host.mayLose() && now() - this.#lastProgress >= this.#lostRunMs) {
+        this.#host.lost(now() - this.#lastProgress);
+        this.#lastProgress = now();
       }
       return;
     }
     // POST /chat/ answers before its run takes the session (and a run queued behind
     // another takes it a moment after that one lets go): at rest says nothing yet of an
     // input whose run has not shown
-    if (this.#host.watched() === "run" && Date.now() - this.#waitFrom < this.#lostRunMs) {
+    if (this.#host.watched() === "run" && now() - this.#waitFrom < this.#lostRunMs) {
       const awaited = await this.#ask(() => this.#host.awaited());
       if (awaited !== false || stale()) return;
     }

@@ -36,7 +36,11 @@ export type Action =
   | { kind: "losePost"; after: boolean }
   | { kind: "repairOutage"; count: number }
   | { kind: "drop"; type: "REPLY_START" | "REPLY_END" | "TEXT_BLOCK_DELTA" | "TOOL_CALL_START" | "MODEL_CALL_END" }
-  | { kind: "outage"; route: (typeof OUTAGE_ROUTES)[number]; count: number };
+  | { kind: "outage"; route: (typeof OUTAGE_ROUTES)[number]; count: number }
+  /** The client's wall clock stepped by `ms` (NTP, a resumed laptop): `Date` jumps, no timer fires, monotonic time and the service's clock go on. */
+  | { kind: "clockJump"; ms: number }
+  /** An instance hangs for `ms`: its requests wait, its streams go silent (tests/sim/faults.ts `hang`). */
+  | { kind: "hang"; instance: number; ms: number };
 
 /** The routes an outage (5xx in a row) hits. */
 export const OUTAGE_ROUTES = ["GET /sessions/:id/messages", "GET /sessions/:id/stream", "GET /sessions/:id/status", "POST /chat/"] as const;
@@ -105,7 +109,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   const realGetRandomValues = crypto.getRandomValues;
   const clock = FakeTimers.withGlobal(globalThis).install({
     now: Date.UTC(2026, 11, 6, 12),
-    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"],
     loopLimit: 1_000_000,
   });
   Math.random = seeded(schedule.seed ^ 0x5eed);
@@ -121,7 +125,18 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   process.on("unhandledRejection", unhandled);
   const { Chat, AgentScopeTransport, MsgError } = mod;
   const isMsgError = (e: unknown) => e instanceof MsgError;
-  const sim = new SimService({ seed: schedule.seed, instances: schedule.instances, delayMs: 2, slowMs: 200, replayLimit: schedule.replayLimit });
+  /** how far the client's wall clock was stepped (clockJump): the service's own clock is not */
+  let jumped = 0;
+  /** the service's clock: what its event timestamps are compared with */
+  const serviceNow = () => Date.now() - jumped;
+  const sim = new SimService({
+    seed: schedule.seed,
+    instances: schedule.instances,
+    delayMs: 2,
+    slowMs: 200,
+    replayLimit: schedule.replayLimit,
+    clock: () => serviceNow(),
+  });
   const faults = new Faults(seeded(schedule.seed ^ 0xfa), schedule.rates);
   const transport = () =>
     new AgentScopeTransport({
@@ -211,7 +226,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     finishes.clear();
     events.clear();
     for (let attempt = 0; attempt < 20 && chat === null; attempt++) {
-      openStarted = Date.now();
+      openStarted = serviceNow();
       const opening = Chat.open(transport(), { ...options(), ...(id === null ? {} : { sessionId: id }) });
       let result: Json = undefined;
       let failed: unknown;
@@ -230,7 +245,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
         return;
       }
       chat = result;
-      openedAt = Date.now();
+      openedAt = serviceNow();
       sessionId = chat.sessionId;
       if (!sessions.includes(sessionId!)) sessions.push(sessionId!);
       trace.push(`${Date.now()} opened ${sessionId}`);
@@ -312,6 +327,17 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
           break;
         case "outage":
           faults.plan(action.route, { kind: "error" }, action.count);
+          break;
+        case "hang": {
+          const origin = sim.urls[action.instance % sim.urls.length]!;
+          trace.push(`${Date.now()} ${origin} hangs ${action.ms} ms`);
+          faults.hang(origin, action.ms);
+          break;
+        }
+        case "clockJump":
+          trace.push(`${Date.now()} the clock jumps ${action.ms} ms`);
+          jumped += action.ms;
+          clock.setSystemTime(Date.now() + action.ms);
           break;
       }
       await tick(action.kind === "wait" ? action.ms : 1 + Math.floor(random() * 400));
@@ -454,6 +480,8 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 5, max: 30 }).map((count) => ({ kind: "repairOutage" as const, count })) },
   { weight: 1, arbitrary: fc.constantFrom("REPLY_START" as const, "REPLY_END" as const, "TEXT_BLOCK_DELTA" as const, "TOOL_CALL_START" as const, "MODEL_CALL_END" as const).map((type) => ({ kind: "drop" as const, type })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("outage" as const), route: fc.constantFrom(...OUTAGE_ROUTES), count: fc.integer({ min: 1, max: 25 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("hang" as const), instance: fc.integer({ min: 0, max: 1 }), ms: fc.constantFrom(3000, 10_000, 30_000) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("clockJump" as const), ms: fc.constantFrom(-3_600_000, -600_000, -30_000, 30_000, 600_000, 3_600_000) }) },
 );
 
 export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({

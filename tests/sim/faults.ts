@@ -120,6 +120,24 @@ export class Faults {
     this.#dropNext.push(type);
   }
 
+  /** Instances hung, by origin: until when (monotonic ms). */
+  readonly #hung = new Map<string, number>();
+
+  /**
+   * The instance at `origin` hangs for `ms` (a long GC pause, a blocked event loop): its
+   * requests wait (reaching it after the hang, unless the client gave up first) and its
+   * open event streams go silent (their frames come after the hang).
+   */
+  hang(origin: string, ms: number): void {
+    this.#hung.set(origin, performance.now() + ms);
+  }
+
+  /** How long the instance at `origin` stays hung, ms (0: it answers; always 0 with the faults off). */
+  #hangLeft(origin: string): number {
+    const until = this.enabled ? this.#hung.get(origin) : undefined;
+    return until === undefined ? 0 : Math.max(0, until - performance.now());
+  }
+
   /** Cuts every event stream open now (a network blip). */
   cutStreams(): void {
     for (const cut of [...this.#open]) cut();
@@ -143,6 +161,11 @@ export class Faults {
       const stream = url.pathname.endsWith("/stream");
       const signal = init?.signal ?? null;
       if (!this.enabled) return inner(input, init);
+      const hung = this.#hangLeft(url.origin);
+      if (hung > 0) {
+        this.#note(`${route} sent to a hung instance: held ${Math.round(hung)} ms`);
+        await sleep(hung, signal);
+      }
       const planned = this.#planned.get(route)?.shift();
       if (planned !== undefined) return this.#planned1(route, planned, request, init, inner, signal);
       const rates = this.#rates;
@@ -201,10 +224,10 @@ export class Faults {
           void response.body?.cancel().catch(() => {});
           throw e;
         }
-        return this.#finish(route, response, stream, signal, lostAfter);
+        return this.#finish(route, response, stream, signal, lostAfter, url.origin);
       }
       const response = await inner(input, init);
-      return this.#finish(route, response, stream, signal, lostAfter);
+      return this.#finish(route, response, stream, signal, lostAfter, url.origin);
     }) as typeof fetch;
   }
 
@@ -237,7 +260,7 @@ export class Faults {
   }
 
   /** A response the service gave, lost on its way back or damaged. */
-  #finish(route: string, response: Response, stream: boolean, signal: AbortSignal | null, lostAfter: boolean): Response {
+  #finish(route: string, response: Response, stream: boolean, signal: AbortSignal | null, lostAfter: boolean, origin: string): Response {
     const rates = this.#rates;
     {
       if (lostAfter) {
@@ -246,7 +269,7 @@ export class Faults {
         throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the answer") });
       }
       if (response.body === null) return response;
-      if (stream && response.ok) return this.#damageStream(route, response, signal);
+      if (stream && response.ok) return this.#damageStream(route, response, signal, origin);
       if (this.#chance(rates.stallBody)) return this.#stallBody(route, response, signal);
       return response;
     }
@@ -289,7 +312,7 @@ export class Faults {
   }
 
   /** An event stream with frames dropped, doubled, swapped, held back, batched or cut. */
-  #damageStream(route: string, response: Response, signal: AbortSignal | null): Response {
+  #damageStream(route: string, response: Response, signal: AbortSignal | null, origin: string): Response {
     const rates = this.#rates;
     const chance = (rate: number) => this.#chance(rate);
     const random = this.#random;
@@ -300,6 +323,7 @@ export class Faults {
     let cancelled = false;
     const streams = this.#open;
     const dropNext = this.#dropNext;
+    const hangLeft = () => this.#hangLeft(origin);
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         let open = true;
@@ -372,6 +396,12 @@ export class Faults {
                 controller.error(new TypeError("terminated", { cause: new Error("injected: the stream was cut") }));
                 void reader.cancel().catch(() => {});
                 return;
+              }
+              const hung = hangLeft();
+              if (hung > 0) {
+                flush();
+                note(`stream silent ${Math.round(hung)} ms (its instance hung)`);
+                await sleep(hung, signal);
               }
               queue.push(...out);
             }

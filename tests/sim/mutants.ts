@@ -35,31 +35,31 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: "forget a REPLY_END met during a reconnect (no onFinish for a reply the store shows ended)",
-    file: "chat.js",
-    from: `if (!first && !this.#hidden.has(m.id))`,
+    file: "chat-history.js",
+    from: `if (!first && !s.hidden.has(m.id))`,
     to: `if (false)`,
     seeds: [0, 2000],
   },
   {
     name: "give up a repair reload (past the attempts, silently)",
-    file: "chat.js",
-    from: `                            tire(); // (what waits for it goes on: the stream reconnects meanwhile)
-                        }`,
-    to: `                            tire(); // (what waits for it goes on: the stream reconnects meanwhile)
-                        }
-                        if (failures > this.#retry.attempts) { this.#error = null; return; }`,
+    file: "chat-core.js",
+    from: `            tired = true;
+        }`,
+    to: `            tired = true;
+        }
+        if (failures > this.retry.attempts) { this.error = null; return null; }`,
     seeds: [0, 2000],
   },
   {
     name: "onFinish before the chat's state says the reply is over (a send from it is refused busy)",
-    file: "chat.js",
-    from: `        const submit = this.#submit;
-        if (submit !== null) {
-            if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies))`,
-    to: `        this.#finish(finished.splice(0));
-        const submit = this.#submit;
-        if (submit !== null) {
-            if (submit.kind === "send" && this.#tailRepliesAfter(submit.replies))`,
+    file: "chat-feed.js",
+    from: `    const submit = s.submit;
+    if (submit !== null) {
+        if (submit.kind === "send" && s.tailRepliesAfter(submit.replies))`,
+    to: `    s.finish(finished.splice(0));
+    const submit = s.submit;
+    if (submit !== null) {
+        if (submit.kind === "send" && s.tailRepliesAfter(submit.replies))`,
     seeds: [0, 2000],
   },
   {
@@ -71,7 +71,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: "onEvent for replayed duplicates",
-    file: "chat.js",
+    file: "chat-feed.js",
     from: `if (outcome === "duplicate" || typeof event.id !== "string")`,
     to: `if (typeof event.id !== "string")`,
     seeds: [0, 2000],
@@ -85,16 +85,16 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: "a reply joined mid-way is never replaced by the stored one",
-    file: "chat.js",
-    from: `else if (this.#partial.has(m.id) || (!page.isRunning && !this.#reconciled.has(ours))) {`,
-    to: `else if (!this.#partial.has(m.id) && !page.isRunning && !this.#reconciled.has(ours)) {`,
+    file: "chat-history.js",
+    from: `else if (s.partial.has(m.id) || (!page.isRunning && !s.reconciled.has(ours))) {`,
+    to: `else if (!s.partial.has(m.id) && !page.isRunning && !s.reconciled.has(ours)) {`,
     seeds: [0, 2000],
   },
   {
     name: "onFinish for the stored replies a chat opens on (a reload tells every old reply again)",
-    file: "chat.js",
-    from: `if (!first && !this.#hidden.has(m.id))`,
-    to: `if (!this.#hidden.has(m.id))`,
+    file: "chat-history.js",
+    from: `if (!first && !s.hidden.has(m.id))`,
+    to: `if (!s.hidden.has(m.id))`,
     seeds: [0, 2000],
   },
   {
@@ -103,5 +103,12 @@ export const MUTANTS: Mutant[] = [
     from: `        this.#watchdog.close();`,
     to: ``,
     seeds: [0, 2000],
+  },
+  {
+    name: "durations on the wall clock (a clock stepped back stalls the watchdog for the jump)",
+    file: "timing.js",
+    from: `export const now = () => performance.now();`,
+    to: `export const now = () => Date.now();`,
+    seeds: [0, 5000],
   },
 ];

@@ -45,4 +45,12 @@ export const REGRESSIONS: Regression[] = [
     name: "the REPLY_START of an interrupted parked reply's continuation is lost (no echo: an interrupt): its tool result and end were undone as stale, the call stayed submitted",
     schedule: { seed: 0, instances: 1, replayLimit: 1000, stallMs: 45000, rates: { serverError: 0, busy: 0, lostBefore: 0, lostAfter: 0, stallHeaders: 0, stallBody: 0, drop: 0, duplicate: 0, reorder: 0, stallFrame: 0, cut: 0, batch: 0 }, actions: [{ kind: "send", policy: "ask" }, { kind: "drop", type: "REPLY_START" }, { kind: "stop" }] },
   },
+  {
+    name: "the client's wall clock stepped back an hour while a reply streams, its REPLY_END lost: the watchdog measured its wait on Date, so it waited the hour and the reply stayed streaming (found once the explorer stepped the clock; durations are now on the monotonic clock)",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.003, "busy": 0.001, "lostBefore": 0.001, "lostAfter": 0.001, "stallHeaders": 0, "stallBody": 0.001, "drop": 0.0002, "duplicate": 0, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0.01}, "actions": [{"kind": "send", "policy": "long 40"}, {"kind": "answer", "twice": false}, {"kind": "drop", "type": "REPLY_END"}, {"kind": "clockJump", "ms": -3600000}]},
+  },
+  {
+    name: "stop() of a reply parked on a confirmation, the interrupt's REPLY_START and REPLY_END both lost: the chat took the reply as still parked at once and never looked again (awaiting_input for good, no onFinish; found after this refactor's new seeds, and failing on the code before it too)",
+    schedule: {"seed": 2147483644, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.006, "busy": 0, "lostBefore": 0, "lostAfter": 0.001, "stallHeaders": 0, "stallBody": 0, "drop": 0.0102, "duplicate": 0, "reorder": 0, "stallFrame": 0.0002, "cut": 0, "batch": 0}, "actions": [{"kind": "send", "policy": "confirm"}, {"kind": "stop"}]},
+  },
 ];

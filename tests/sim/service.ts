@@ -27,6 +27,11 @@ export interface SimServiceOptions {
   slowMs?: number;
   /** The replay log's bound (the bus's 1,000 entries; default 1000). */
   replayLimit?: number;
+  /**
+   * The service's wall clock, ms since the epoch (default `Date.now`): its timestamps. The
+   * explorer gives it one that a jump of the client's clock does not move.
+   */
+  clock?: () => number;
 }
 
 /** One entry of a session's replay log: the bus's cursor (`"<seq>-0"`) and the event. */
@@ -100,8 +105,8 @@ const INTERRUPTED_TEXT = "<system-reminder>The tool call has been interrupted by
 const SETTLE_MS = 5;
 
 /** The service's naive local time with microseconds (`2026-12-06T06:55:04.108766`), from `Date`. */
-function timestamp(): string {
-  return `${new Date().toISOString().slice(0, 23)}000`;
+function timestamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000`;
 }
 
 class HttpError extends Error {
@@ -137,6 +142,7 @@ export class SimService {
   readonly #delayMs: number;
   readonly #slowMs: number;
   readonly #limit: number;
+  readonly #clock: () => number;
   /** Redis trims approximately (`MAXLEN ~`): with several instances the log may run past the bound by this much. */
   readonly #slack: number;
 
@@ -148,6 +154,7 @@ export class SimService {
     this.#delayMs = options.delayMs ?? 2;
     this.#slowMs = options.slowMs ?? 200;
     this.#limit = options.replayLimit ?? 1000;
+    this.#clock = options.clock ?? (() => Date.now());
     this.#slack = n > 1 ? Math.ceil(this.#limit / 10) : 0;
     this.agentId = this.#id();
     this.credentialId = this.#id();
@@ -213,7 +220,7 @@ export class SimService {
   /** Runs `f` with the reducer's id and time factories on the seeded PRNG and `Date` (the process-wide factories are reset after). */
   #seeded<T>(f: () => T): T {
     setIdFactory(() => this.#id());
-    setTimestampFactory(timestamp);
+    setTimestampFactory(() => timestamp(this.#clock()));
     try {
       return f();
     } finally {
@@ -230,7 +237,7 @@ export class SimService {
    * to every open stream; an event of `reply` is folded into its stored message.
    */
   #publish(s: SimSession, body: Json, metadata: Json = {}, reply?: Msg): Json {
-    const event = { id: this.#id(), created_at: timestamp(), metadata, ...body };
+    const event = { id: this.#id(), created_at: timestamp(this.#clock()), metadata, ...body };
     s.seq += 1;
     const entry = { seq: s.seq, cursor: `${s.seq}-0`, event };
     s.log.push(entry);
@@ -338,7 +345,7 @@ export class SimService {
     if (typeof body !== "object" || body === null) throw new HttpError(422, "body required");
     this.#agent(typeof body.agent_id === "string" ? body.agent_id : null);
     const id = this.#id();
-    const now = timestamp();
+    const now = timestamp(this.#clock());
     const named = typeof body.name === "string";
     const record = {
       id,
@@ -390,7 +397,7 @@ export class SimService {
     for (const key of ["chat_model_config", "fallback_chat_model_config", "tts_model_config", "knowledge_config"]) {
       if (key in body) s.record.config[key] = body[key];
     }
-    s.record.updated_at = timestamp();
+    s.record.updated_at = timestamp(this.#clock());
     return structuredClone(s.record);
   }
 
@@ -564,7 +571,7 @@ export class SimService {
     const index = s.stored.length;
     this.#publish(s, { type: "REPLY_START", session_id: s.id, reply_id: replyId, name: "Scripted", role: "assistant" }, {}, reply);
     if (s.replies === 0) {
-      this.#publish(s, { type: "HINT_BLOCK", reply_id: replyId, block_id: this.#id(), source: HINT_SOURCE, hint: hintText() }, {}, reply);
+      this.#publish(s, { type: "HINT_BLOCK", reply_id: replyId, block_id: this.#id(), source: HINT_SOURCE, hint: hintText(this.#clock()) }, {}, reply);
     }
     s.replies += 1;
     await this.#loop(s, run, { replyId, reply, index, text, results: [], attachments: describeAttachments(last) });
@@ -608,7 +615,7 @@ export class SimService {
       // acting: each call in turn (§ Scripted model policy: which tools ask, which run)
       for (const call of outcome) {
         if (call.name === "Bash" && !isRunningKeyword(call.args.command) && s.record.state.permission_context.mode !== "bypass") {
-          const block = { type: "tool_call", id: call.id, name: call.name, input: call.input, state: "asking", suggested_rules: [{ tool_name: "Bash", rule_content: `${call.args.command}:*`, behavior: "allow", source: "suggested" }], created_at: timestamp(), finished_at: null };
+          const block = { type: "tool_call", id: call.id, name: call.name, input: call.input, state: "asking", suggested_rules: [{ tool_name: "Bash", rule_content: `${call.args.command}:*`, behavior: "allow", source: "suggested" }], created_at: timestamp(this.#clock()), finished_at: null };
           pub({ type: "REQUIRE_USER_CONFIRM", tool_calls: [block] });
           s.parked = { kind: "confirm", replyId: r.replyId, calls: [block], text: r.text, index: r.index, results: r.results, resultStarted: false };
           this.#parkedReplies.set(r.replyId, r.reply);
@@ -617,7 +624,7 @@ export class SimService {
         }
         if (call.name === "AskUser") {
           pub({ type: "TOOL_RESULT_START", tool_call_id: call.id, tool_call_name: call.name });
-          const block = { type: "tool_call", id: call.id, name: call.name, input: call.input, state: "submitted", suggested_rules: [], created_at: timestamp(), finished_at: null };
+          const block = { type: "tool_call", id: call.id, name: call.name, input: call.input, state: "submitted", suggested_rules: [], created_at: timestamp(this.#clock()), finished_at: null };
           pub({ type: "REQUIRE_EXTERNAL_EXECUTION", tool_calls: [block] });
           s.parked = { kind: "external", replyId: r.replyId, calls: [block], text: r.text, index: r.index, results: r.results, resultStarted: true };
           this.#parkedReplies.set(r.replyId, r.reply);
@@ -767,7 +774,7 @@ export class SimService {
         return "A 1x1 PNG:";
       case "TaskCreate": {
         const id = String(s.tasks.length + 1);
-        s.tasks.push({ subject: call.args.subject, description: call.args.description, metadata: {}, created_at: timestamp(), state: "pending", id, owner: null, blocks: [], blocked_by: [] });
+        s.tasks.push({ subject: call.args.subject, description: call.args.description, metadata: {}, created_at: timestamp(this.#clock()), state: "pending", id, owner: null, blocks: [], blocked_by: [] });
         // StateChangeMiddleware.on_acting: right after the tool ran, before its TOOL_RESULT_START
         this.#publish(s, { type: "CUSTOM", name: "state_updated", value: this.#state(s) });
         const text = `Task (id=${id}) created successfully: ${call.args.subject}`;
@@ -824,7 +831,7 @@ export class SimService {
       pub({ type: "TOOL_RESULT_END", tool_call_id: call.id, state: mine.confirmed ? "success" : "denied" });
       p.results.push(text);
     } else if (input.type === "EXTERNAL_EXECUTION_RESULT" && p.kind === "external") {
-      const results = (Array.isArray(input.execution_results) ? input.execution_results : []).map((r: Json) => ({ type: "tool_result", id: r?.id, name: r?.name, output: r?.output, state: r?.state ?? "success", metadata: r?.metadata ?? {}, created_at: timestamp(), finished_at: null }));
+      const results = (Array.isArray(input.execution_results) ? input.execution_results : []).map((r: Json) => ({ type: "tool_result", id: r?.id, name: r?.name, output: r?.output, state: r?.state ?? "success", metadata: r?.metadata ?? {}, created_at: timestamp(this.#clock()), finished_at: null }));
       pub({ type: "EXTERNAL_EXECUTION_RESULT", execution_results: results });
       const mine = results.find((r: Json) => r.id === call.id);
       const answers = mine?.metadata?.answers;
@@ -888,8 +895,8 @@ export class SimService {
 const TINY_PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /** The runtime-state hint of a session's first reply (HINT_BLOCK), at the current time. */
-function hintText(): string {
-  const now = new Date().toISOString().slice(0, 19);
+function hintText(ms: number): string {
+  const now = new Date(ms).toISOString().slice(0, 19);
   return `<system-reminder>Treat the following as the ground truth at this point of the conversation. Anything stated earlier is outdated, and a later reminder, if any, supersedes this one:\n<current-time>${now}</current-time>\n<timezone>UTC</timezone>\n</system-reminder>`;
 }
 

@@ -26,6 +26,7 @@ const files: [string, string][] = [
   ["pkg/dist/assistant-ui.d.ts", "assistant-ui.d.ts"],
   ["pkg/dist/binding.d.ts", "binding.d.ts"],
   ["pkg/dist/chat.d.ts", "chat.d.ts"],
+  ["pkg/dist/chat-types.d.ts", "chat-types.d.ts"],
   ["pkg/dist/sessions.d.ts", "sessions.d.ts"],
   ["pkg/dist/entry-compat.d.ts", "entry-compat.d.ts"],
   ["pkg/dist/entry-compat-init.d.ts", "entry-compat-init.d.ts"],

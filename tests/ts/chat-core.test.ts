@@ -1,0 +1,187 @@
+// The chat's state machine (ts/chat-core.ts) driven alone, without a transport, timers or
+// a clock: inputs in (a page, stream bytes, a failure and how long the connection was
+// open, a user action), decisions and effects out. Expected values worked out by hand
+// from the options (retry 250 ms doubling to 5,000, 8 attempts) and the events given.
+// And the core's modules are checked to hold no I/O: no fetch, timer, clock or random.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { MsgError, Session, type MsgJSON } from "../../pkg/dist/index.js";
+import { ChatCore, type AppView } from "../../pkg/dist/chat-core.js";
+import { normalizeOptions } from "../../pkg/dist/chat-types.js";
+import { root } from "./helpers.ts";
+
+const SID = "s1";
+const APP: AppView = { state: null, view: null, progress: Object.freeze({}), workerCalls: () => [] };
+const T = (n: number) => `2026-01-01T00:00:00.${String(n).padStart(6, "0")}`;
+
+function core(options = {}): ChatCore {
+  const [settings, retry] = normalizeOptions(options);
+  return new ChatCore(SID, settings, retry, new Session({ dedup: true, keepEvents: true }));
+}
+
+let seq = 0;
+/** One SSE frame of an event (id and created_at filled in). */
+function frame(body: Record<string, unknown>): string {
+  seq += 1;
+  return `data: ${JSON.stringify({ id: `e${seq}`, created_at: T(seq), metadata: {}, ...body })}\n\n`;
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const types = (c: ChatCore) => c.takeEffects().map((e) => e.type);
+
+function reply(id: string, text: string): string {
+  return (
+    frame({ type: "REPLY_START", session_id: SID, reply_id: id, name: "Friday", role: "assistant" }) +
+    frame({ type: "TEXT_BLOCK_START", reply_id: id, block_id: `${id}-t` }) +
+    frame({ type: "TEXT_BLOCK_DELTA", reply_id: id, block_id: `${id}-t`, delta: text }) +
+    frame({ type: "TEXT_BLOCK_END", reply_id: id, block_id: `${id}-t`, text: null })
+  );
+}
+const end = (id: string) => frame({ type: "REPLY_END", session_id: SID, reply_id: id, finished_reason: "completed", error: null });
+
+const EMPTY = { messages: [], hasMore: false, isRunning: false, eventCursor: null };
+
+test("a reply streamed in one chunk: one event effect per event, in order, then its reload and onFinish, and the snapshot over", () => {
+  const c = core();
+  c.merge(EMPTY);
+  assert.deepEqual(types(c), []);
+  c.streamOpened();
+  c.feed(bytes(reply("r1", "hello") + end("r1")));
+  const effects = c.takeEffects();
+  assert.deepEqual(
+    effects.map((e) => (e.type === "event" ? `event ${e.event.type}` : e.type)),
+    ["heard", "event REPLY_START", "event TEXT_BLOCK_START", "event TEXT_BLOCK_DELTA", "event TEXT_BLOCK_END", "event REPLY_END", "progressed", "reload", "finish"],
+  );
+  const finish = effects.find((e) => e.type === "finish");
+  assert.equal(finish?.type === "finish" && finish.message.id, "r1");
+  assert.deepEqual(effects.find((e) => e.type === "reload"), { type: "reload", untilIdle: true });
+  const s = c.snapshot(APP);
+  assert.equal(s.status, "ready");
+  assert.equal(s.connection, "open");
+  assert.equal(s.messages.length, 1);
+  assert.equal(s.messages[0]!.id, "r1");
+  assert.equal((s.messages[0]!.content[0] as { text: string }).text, "hello");
+  assert.equal(s.messages[0]!.finished_reason, "completed");
+});
+
+test("a replay is deduplicated by event id: the same frames twice give their events once", () => {
+  const c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  const frames = reply("r2", "abc");
+  c.feed(bytes(frames));
+  assert.equal(c.takeEffects().filter((e) => e.type === "event").length, 4);
+  c.streamOpened();
+  c.feed(bytes(frames));
+  assert.deepEqual(c.takeEffects().filter((e) => e.type === "event"), []);
+  assert.equal(c.snapshot(APP).messages[0]!.content.length, 1);
+  assert.equal(c.snapshot(APP).status, "streaming");
+});
+
+test("a stream failing: backoff 250, 500, 1000, 2000, 4000, 5000, 5000, 5000 ms, then lost at the 9th failure", () => {
+  const c = core();
+  const delays: (number | null)[] = [];
+  for (let i = 0; i < 9; i++) {
+    c.streamConnecting();
+    const next = c.streamFailed(new MsgError("service_unavailable", "down"), 100);
+    delays.push(next === null ? null : next.retryMs);
+    assert.deepEqual(types(c), ["failover", "report"]);
+  }
+  assert.deepEqual(delays, [250, 500, 1000, 2000, 4000, 5000, 5000, 5000, null]);
+  assert.equal(c.snapshot(APP).connection, "lost");
+  assert.equal(c.snapshot(APP).status, "error");
+  assert.equal(c.snapshot(APP).error?.code, "service_unavailable");
+  // reconnect() starts the attempts afresh
+  assert.equal(c.reconnect(), true);
+  assert.deepEqual(c.streamFailed(new Error("reset"), 100), { retryMs: 250 });
+});
+
+test("a connection open 10 s or that brought an event counts as healthy: the attempts start afresh", () => {
+  const c = core();
+  c.streamFailed(new Error("x"), 0);
+  c.streamFailed(new Error("x"), 0);
+  assert.deepEqual(c.streamFailed(new Error("x"), 0), { retryMs: 1000 });
+  c.streamConnecting();
+  assert.deepEqual(c.streamFailed(new Error("x"), 10_000), { retryMs: 250 });
+  c.streamConnecting();
+  c.merge(EMPTY);
+  c.streamOpened();
+  c.feed(bytes(reply("r3", "x")));
+  c.takeEffects();
+  assert.deepEqual(c.streamFailed(new Error("x"), 5), { retryMs: 250 });
+});
+
+test("a 404 on the stream or a reload: the session is gone, the stream dropped, no retry", () => {
+  const c = core();
+  const gone = new MsgError("http_error", "not found", { status: 404 });
+  assert.equal(c.streamFailed(gone, 0), null);
+  assert.equal(c.snapshot(APP).connection, "lost");
+  const d = core();
+  assert.equal(d.reloadFailed(gone, 1), null);
+  assert.deepEqual(types(d), ["report", "abort_stream"]);
+  assert.equal(d.fatal, true);
+});
+
+test("a reload failing past the attempts says so once, and goes on at the longest delay", () => {
+  const c = core({ retry: { initialMs: 100, maxMs: 800, attempts: 3 } });
+  const out = [1, 2, 3, 4, 5].map((n) => c.reloadFailed(new MsgError("service_unavailable", "503"), n));
+  assert.deepEqual(out, [
+    { retryMs: 100, tired: false },
+    { retryMs: 200, tired: false },
+    { retryMs: 400, tired: false },
+    { retryMs: 800, tired: true },
+    { retryMs: 800, tired: false },
+  ]);
+  assert.match(c.snapshot(APP).error?.message ?? "", /could not reload the stored messages .*every 800 ms/);
+  c.reloaded();
+  assert.equal(c.snapshot(APP).error, null);
+});
+
+test("send while a reply streams is refused busy and changes nothing; a send that fails is taken back", () => {
+  const c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  c.feed(bytes(reply("r4", "x")));
+  c.takeEffects();
+  const msg = { id: "u1", role: "user", name: "user", content: [{ type: "text", text: "hi", id: "b" }] } as unknown as MsgJSON;
+  const before = c.snapshot(APP);
+  assert.throws(() => c.beginSend([msg], before.status), (e: unknown) => e instanceof MsgError && e.code === "busy");
+  assert.equal(c.snapshot(APP), before);
+  c.feed(bytes(end("r4")));
+  c.takeEffects();
+  const wasLost = c.beginSend([msg], c.snapshot(APP).status);
+  assert.equal(wasLost, false);
+  assert.equal(c.snapshot(APP).status, "submitted");
+  assert.equal(c.snapshot(APP).messages.at(-1)!.id, "u1");
+  c.sendFailed([msg], wasLost, new MsgError("service_unavailable", "no"));
+  assert.equal(c.snapshot(APP).status, "ready");
+  assert.deepEqual(c.snapshot(APP).messages.map((m) => m.id), ["r4"]);
+});
+
+test("the page at rest puts in the stored reply and settles one whose end the stream never brought", () => {
+  const c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  c.feed(bytes(reply("r5", "par")));
+  c.takeEffects();
+  assert.equal(c.snapshot(APP).status, "streaming");
+  const stored = { ...c.snapshot(APP).messages[0]!, content: [{ ...c.snapshot(APP).messages[0]!.content[0], text: "partial whole" }], finished_at: T(999), finished_reason: "completed" } as MsgJSON;
+  c.merge({ messages: [stored], hasMore: false, isRunning: false, eventCursor: "c9" });
+  const effects = c.takeEffects();
+  assert.deepEqual(effects.map((e) => e.type), ["finish"]);
+  const s = c.snapshot(APP);
+  assert.equal(s.status, "ready");
+  assert.equal((s.messages[0]!.content[0] as { text: string }).text, "partial whole");
+  assert.equal(c.cursor, "c9");
+});
+
+test("the core's modules do no I/O: no fetch, timer, clock or random number", () => {
+  for (const file of ["chat-core.ts", "chat-state.ts", "chat-history.ts", "chat-feed.ts", "chat-input.ts"]) {
+    const source = readFileSync(join(root, "ts", file), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    for (const banned of [/\bfetch\s*\(/, /\bset(Timeout|Interval)\b/, /\bDate\.now\b/, /\bperformance\.now\b/, /\bMath\.random\b/, /^import (?!type )[^;]*from "\.\/(transport|timing|watchdog|posting|chat-io|chat)\.js"/m]) {
+      assert.doesNotMatch(source, banned, `${file} holds ${banned}`);
+    }
+  }
+});

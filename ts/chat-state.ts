@@ -1,0 +1,181 @@
+// The state of a chat (the data its state machine, chat-core.ts, changes) and the effects
+// a change asks of its shell (chat.ts). Pure: no request, no timer, no clock. The
+// transitions that change it live in chat-core.ts, chat-history.ts (a page of stored
+// messages) and chat-feed.ts (the event stream's bytes).
+import type { AgentEvent } from "./event.js";
+import type { MsgError } from "./errors.js";
+import type { MsgJSON } from "./message.js";
+import type { Diagnostic, Session } from "./session.js";
+import type { ChatConnection, EventInfo, Retry, Settings } from "./chat-types.js";
+
+/** What the shell is asked to do after a transition, in order. */
+export type Effect =
+  /** Reload the latest stored page (`untilIdle`: until the service runs nothing), then `ChatCore.merge` it. */
+  | { readonly type: "reload"; readonly untilIdle: boolean }
+  /** Call `onFinish` with this reply. */
+  | { readonly type: "finish"; readonly message: MsgJSON }
+  /** An event of the stream, once: take its app state in (`AppState.apply`), then call `onEvent`. */
+  | { readonly type: "event"; readonly event: AgentEvent; readonly info: EventInfo }
+  /** An error nobody awaits: `onError` (or the console). */
+  | { readonly type: "report"; readonly error: unknown }
+  /** The service was heard from (a chunk of the stream): the watchdog's next question waits again. */
+  | { readonly type: "heard" }
+  /** An event changed a message: the watchdog's run-lost clock starts again. */
+  | { readonly type: "progressed" }
+  /** Move the transport to its next instance. */
+  | { readonly type: "failover" }
+  /** Drop the event stream's connection (the session is gone). */
+  | { readonly type: "abort_stream"; readonly error: MsgError };
+
+/** A message of the list after the stored history: a user turn this page sent, or a reply met on the stream. */
+export type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
+
+/** The input posted whose run has not shown yet: its user messages' ids, or the reply and calls it answers. */
+export type Submit = { kind: "send" | "answer"; replies: number; ids?: readonly string[]; replyId?: string; seen?: MsgJSON; calls?: readonly string[] };
+
+/**
+ * The chat's state: every field the transitions read and write. Fields are plain (the
+ * transitions of three modules share them); nothing outside the chat sees this object.
+ */
+export class ChatState {
+  readonly sessionId: string;
+  readonly options: Settings;
+  readonly retry: Retry;
+  /** the stream's events folded, deduplicated by id (`dedup`), each kept for `onEvent` (`keepEvents`) */
+  readonly session: Session;
+  history: MsgJSON[] = [];
+  historyIds = new Set<string>();
+  hasMore = false;
+  /** the stream's cursor of the latest page (`after` of the next connect) */
+  cursor: string | null = null;
+  tail: TailEntry[] = [];
+  tailReplies = new Set<string>();
+  /** replies joined mid-way (events may be missing), until the stored one replaces them */
+  partial = new Set<string>();
+  /** replies the service says are over though no REPLY_END came: the snapshot object then */
+  settled = new Map<string, MsgJSON>();
+  /** replies told to `onFinish`, with the end told (`finished_at`): one end is told once */
+  finished = new Map<string, string>();
+  /** replies (the session's message objects) replaced by the stored one at rest: equal to the store until they change */
+  reconciled = new WeakSet<MsgJSON>();
+  link: ChatConnection = "connecting";
+  /** `stop()` was called and the reply it stops has not ended (status `stopping`) */
+  stopping = false;
+  /** the interrupt of the stop under way was answered (a page at rest then ends the stop) */
+  interrupted = false;
+  /** tool calls answered (or being answered) by this chat: not answered again */
+  answered = new Set<string>();
+  /** replies whose start this chat met (a later REPLY_START of one continues it) */
+  started = new Set<string>();
+  /** replies the history shows ended, as stored: the stream's later events of them are stale */
+  ended = new Map<string, MsgJSON>();
+  /** replies waiting for an answer (reloaded once when they park) */
+  parked = new Set<string>();
+  /** the message objects looked at for `parked` */
+  parkSeen = new WeakSet<MsgJSON>();
+  /** stored replies put in, until their next REPLY_START (see chat-history.ts `insertStored`) */
+  stored = new Map<string, MsgJSON>();
+  /** whether a page of history was merged (the first is what the chat opened on) */
+  merged = false;
+  closed = false;
+  /** the stream is lost for good (a session that is gone, the attempts ran out): status `error` */
+  fatal = false;
+  error: MsgError | null = null;
+  submit: Submit | null = null;
+  runError = false;
+  /** the run was taken as lost (lostRunMs) and nothing has come of it since */
+  runLost = false;
+  /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
+  hidden = new Set<string>();
+  /**
+   * user turns posted that the store does not hold yet: the replies seen before each was
+   * sent, and whether a run after it is over (a reply that came after it ended, or the
+   * watchdog found the service idle)
+   */
+  posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean }>();
+  /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
+  serviceRunning = false;
+  diagnostics: Diagnostic[] = [];
+  /** replies taken as lost (see lostRunMs): the message as it was then */
+  lost = new Map<string, MsgJSON>();
+  /** a lost reply as shown: its message with finished_reason "interrupted" */
+  lostShown = new WeakMap<MsgJSON, MsgJSON>();
+  lastLive: unknown;
+  /**
+   * replies in flight when the stream (re)connected whose first event on it has not come:
+   * one that is not their REPLY_START means the replay did not hold the whole reply
+   */
+  unchecked = new Set<string>();
+  uncheckedFrames = 0;
+  /** the speaker of replies this page opens itself (the last stored reply's) */
+  agentName = "assistant";
+  /** failed connects of the stream in a row (reset by a healthy connection) */
+  streamFailures = 0;
+  /** the stream's connection brought an event (applied or a replayed duplicate) */
+  streamHealthy = false;
+  /** the error set when a reload failed past the attempts (cleared by its success) */
+  reloadError: MsgError | undefined;
+  /** the snapshot may have changed since it was last made */
+  dirty = true;
+  /** the snapshot may have changed since the shell last told its listeners */
+  notify = false;
+  /** what the shell is asked to do, in order (see {@link Effect}) */
+  readonly effects: Effect[] = [];
+
+  constructor(sessionId: string, options: Settings, retry: Retry, session: Session) {
+    this.sessionId = sessionId;
+    this.options = options;
+    this.retry = retry;
+    this.session = session;
+  }
+
+  /** The snapshot may have changed. */
+  changed(): void {
+    this.dirty = true;
+    this.notify = true;
+  }
+
+  report(error: unknown): void {
+    this.effects.push({ type: "report", error });
+  }
+
+  reload(untilIdle: boolean): void {
+    this.effects.push({ type: "reload", untilIdle });
+  }
+
+  /** `onFinish` for each reply, in order. */
+  finish(replies: readonly MsgJSON[]): void {
+    for (const message of replies) this.effects.push({ type: "finish", message });
+  }
+
+  fail(error: MsgError, fatal = false): void {
+    this.error = error;
+    if (fatal) this.fatal = true;
+    this.changed();
+  }
+
+  live(id: string): boolean {
+    return this.session.get(id) !== undefined;
+  }
+
+  /** Puts a message into the session (replacing its live one), no longer settled. */
+  insert(m: MsgJSON): void {
+    try {
+      this.session.insert(m);
+      this.settled.delete(m.id);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  /** A run is seen again (a new reply, an event of a reply taken as lost): not lost any more. */
+  clearLost(): void {
+    if (!this.runLost) return;
+    this.runLost = false;
+    if (this.error?.code === "run_lost") this.error = null;
+  }
+
+  tailRepliesAfter(count: number): boolean {
+    return this.tailReplies.size > count;
+  }
+}
