@@ -109,7 +109,8 @@ function checkReplay(s: ChatState, kept: readonly KeptEvent[]): void {
     // an answer is echoed before the continuation's REPLY_START
     if (event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") continue;
     s.unchecked.delete(id);
-    if (event.type !== "REPLY_START") s.partial.add(id);
+    // (a reply the history shows ended meanwhile is whole as stored: its replay is stale)
+    if (event.type !== "REPLY_START" && !s.ended.has(id)) s.partial.add(id);
   }
 }
 

@@ -135,6 +135,7 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
   for (const m of page.messages) {
     if (m?.role === "assistant" && m.finished_at !== null && m.finished_at !== undefined) {
       s.ended.set(m.id, m);
+      s.unchecked.delete(m.id); // (stored whole: a replay of it is not checked)
       s.stored.delete(m.id);
     }
     if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || s.finished.get(m.id) === m.finished_at) continue;

@@ -107,13 +107,13 @@ export class Reloader {
 }
 
 /**
- * Keeps the session's event stream open: connects (after the first time, once the stored
- * page is reloaded) from the latest page's cursor, feeds its bytes to the core, drops a
+ * Keeps the session's event stream open: connects (after the first time, or from the
+ * start with `reloadFirst` (`reconnect()`), once the stored page is reloaded) from the latest page's cursor, feeds its bytes to the core, drops a
  * connection with no byte for `stallMs`, and reconnects after the backoff the core
  * decides, until it says the stream is lost (or the chat closes).
  */
-export async function runStream(host: StreamHost): Promise<void> {
-  let first = true;
+export async function runStream(host: StreamHost, reloadFirst = false): Promise<void> {
+  let first = !reloadFirst;
   while (!host.core.closed && !host.core.fatal) {
     const controller = new AbortController();
     host.connection(controller);

@@ -592,10 +592,12 @@ export class Chat {
     await this.#app.load();
   }
 
-  /** After status `error` from a lost service: tries the stream again (resets the attempts). */
+  /** After status `error` from a lost service: reloads the stored page and tries the stream again (resets the attempts). */
   reconnect(): void {
     this.#open();
-    if (this.#do(() => this.#core.reconnect())) void runStream(this.#stream);
+    // (the page first: a repair reload is given up with the stream, and what the store
+    // holds now is what a reply damaged meanwhile needs)
+    if (this.#do(() => this.#core.reconnect())) void runStream(this.#stream, true);
   }
 
   /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */

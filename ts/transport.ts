@@ -204,7 +204,8 @@ export class AgentScopeTransport implements ChatTransport {
    * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
    * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
    * connection was never made, `"any"` also after a broken connection or a 502/503/504
-   * (for requests safe to repeat). Rejects with `MsgError`: `invalid_argument` (nothing
+   * (for requests safe to repeat; with one instance, such a request is tried there once
+   * more, a timed-out one aside). Rejects with `MsgError`: `invalid_argument` (nothing
    * sent) for a body with a lone surrogate or a data block's URL that is not http(s),
    * `busy` (409), `http_error` (another status, `status` set; `message` has the
    * service's `detail`), `service_unavailable`.
@@ -228,6 +229,9 @@ export class AgentScopeTransport implements ChatTransport {
       const at = this.#current;
       const url = `${this.#bases[at]}${path}${params.size > 0 ? `?${params}` : ""}`;
       const more = attempt < this.#bases.length;
+      // one instance: a request safe to repeat is tried once more there after a broken
+      // connection (e.g. a kept-alive one the server had just closed) or a gateway's 5xx
+      const again = retry === "any" && this.#bases.length === 1 && attempt === 1;
       // the next instance after this one failed (unless another request moved on already)
       const next = () => {
         if (this.#current === at) this.failover();
@@ -250,7 +254,7 @@ export class AgentScopeTransport implements ChatTransport {
         if (signal?.aborted) throw signal.reason;
         const timedOut = timeout.signal.reason === TIMED_OUT;
         const unsent = !timedOut && neverConnected(e);
-        if (more && (unsent || retry === "any")) {
+        if ((more && (unsent || retry === "any")) || (again && !timedOut)) {
           next();
           continue;
         }
@@ -261,7 +265,7 @@ export class AgentScopeTransport implements ChatTransport {
         clearTimeout(timer); // (a stream's body is not timed: its stall watch is the chat's)
       }
       if (response.status === 502 || response.status === 503 || response.status === 504) {
-        if (more && retry === "any") {
+        if ((more || again) && retry === "any") {
           void response.body?.cancel().catch(() => {});
           next();
           continue;

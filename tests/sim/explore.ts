@@ -39,6 +39,8 @@ export type Action =
   | { kind: "outage"; route: (typeof OUTAGE_ROUTES)[number]; count: number }
   /** The client's wall clock stepped by `ms` (NTP, a resumed laptop): `Date` jumps, no timer fires, monotonic time and the service's clock go on. */
   | { kind: "clockJump"; ms: number }
+  /** An instance is killed and restarts after `downMs` (SimService.kill: its run dies, the lock stays for its lease). */
+  | { kind: "kill"; instance: number; downMs: number }
   /** An instance hangs for `ms`: its requests wait, its streams go silent (tests/sim/faults.ts `hang`). */
   | { kind: "hang"; instance: number; ms: number };
 
@@ -127,6 +129,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   const isMsgError = (e: unknown) => e instanceof MsgError;
   /** how far the client's wall clock was stepped (clockJump): the service's own clock is not */
   let jumped = 0;
+  /** an instance was killed (its run's lock outlives it) */
+  let killed = false;
   /** the service's clock: what its event timestamps are compared with */
   const serviceNow = () => Date.now() - jumped;
   const sim = new SimService({
@@ -198,7 +202,12 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       if (!isMsgError(e)) violate(`onError got a non-MsgError: ${describe(e)}`);
     },
     onFinish: (m: Json) => {
-      if (chat !== null && chat.status === "submitted" && sending === 0) violate(`inside onFinish of ${m.id} the status is submitted with no send on its way`);
+      // (submitted is right while a newer turn of this page waits for its run: the reply
+      // told may be an older one whose end came late)
+      const list: Json[] = chat?.messages ?? [];
+      const at = list.findIndex((x) => x.id === m.id);
+      const newer = at >= 0 && list.slice(at + 1).some((x) => x.role === "user");
+      if (chat !== null && chat.status === "submitted" && sending === 0 && !newer) violate(`inside onFinish of ${m.id} the status is submitted with no send on its way`);
       finishes.set(m.id, (finishes.get(m.id) ?? 0) + 1);
 
       if (pendingOnFinish !== null && chat !== null) {
@@ -328,6 +337,11 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
         case "outage":
           faults.plan(action.route, { kind: "error" }, action.count);
           break;
+        case "kill":
+          trace.push(`${Date.now()} instance ${action.instance % sim.urls.length} killed for ${action.downMs} ms`);
+          killed = true;
+          sim.kill(action.instance % sim.urls.length, action.downMs);
+          break;
         case "hang": {
           const origin = sim.urls[action.instance % sim.urls.length]!;
           trace.push(`${Date.now()} ${origin} hangs ${action.ms} ms`);
@@ -347,10 +361,14 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     pendingOnEvent = null;
     faults.enabled = false;
     trace.push(`${Date.now()} faults off`);
+    // (a killed instance restarts: at most 60 s)
+    for (let i = 0; i < 700 && !sim.reachable(); i++) await tick(100);
     if (chat === null) await open(sessionId);
-    const busy = () => sessions.some((sid) => sim.running(sid));
-    for (let i = 0; i < 600 && busy(); i++) await tick(100);
-    if (busy()) violate("the service did not come to rest in 60 s");
+    const busy = () => !sim.reachable() || sessions.some((sid) => sim.running(sid));
+    // (a killed instance's run holds its session's lock for its lease: up to 600 s)
+    const restBound = killed ? 700 : 60;
+    for (let i = 0; i < restBound * 10 && busy(); i++) await tick(100);
+    if (busy()) violate(`the service did not come to rest in ${restBound} s`);
     const c = chat;
     if (c !== null) {
       // the bound: a reply in flight settles within 30 s of the service being idle and reachable
@@ -480,6 +498,7 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 5, max: 30 }).map((count) => ({ kind: "repairOutage" as const, count })) },
   { weight: 1, arbitrary: fc.constantFrom("REPLY_START" as const, "REPLY_END" as const, "TEXT_BLOCK_DELTA" as const, "TOOL_CALL_START" as const, "MODEL_CALL_END" as const).map((type) => ({ kind: "drop" as const, type })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("outage" as const), route: fc.constantFrom(...OUTAGE_ROUTES), count: fc.integer({ min: 1, max: 25 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), instance: fc.integer({ min: 0, max: 1 }), downMs: fc.constantFrom(1000, 10_000, 60_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("hang" as const), instance: fc.integer({ min: 0, max: 1 }), ms: fc.constantFrom(3000, 10_000, 30_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("clockJump" as const), ms: fc.constantFrom(-3_600_000, -600_000, -30_000, 30_000, 600_000, 3_600_000) }) },
 );

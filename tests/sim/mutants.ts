@@ -109,6 +109,13 @@ export const MUTANTS: Mutant[] = [
     file: "timing.js",
     from: `export const now = () => performance.now();`,
     to: `export const now = () => Date.now();`,
-    seeds: [0, 5000],
+    seeds: [0, 10000],
+  },
+  {
+    name: "reconnect() connects without reloading the stored page (a reply damaged while the service was lost stays so)",
+    file: "chat.js",
+    from: `void runStream(this.#stream, true);`,
+    to: `void runStream(this.#stream);`,
+    seeds: [0, 4000],
   },
 ];

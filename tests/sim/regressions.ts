@@ -53,4 +53,16 @@ export const REGRESSIONS: Regression[] = [
     name: "stop() of a reply parked on a confirmation, the interrupt's REPLY_START and REPLY_END both lost: the chat took the reply as still parked at once and never looked again (awaiting_input for good, no onFinish; found after this refactor's new seeds, and failing on the code before it too)",
     schedule: {"seed": 2147483644, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.006, "busy": 0, "lostBefore": 0, "lostAfter": 0.001, "stallHeaders": 0, "stallBody": 0, "drop": 0.0102, "duplicate": 0, "reorder": 0, "stallFrame": 0.0002, "cut": 0, "batch": 0}, "actions": [{"kind": "send", "policy": "confirm"}, {"kind": "stop"}]},
   },
+  {
+    name: "a delta lost, the repair reload refused, then the only instance killed for 60 s: the stream was lost, which ended the repair reload, and reconnect() connected without reloading: the reply stayed without the delta (found once the explorer killed instances)",
+    schedule: {"seed": 0, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0, "busy": 0, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0}, "actions": [{"kind": "send", "policy": "hello"}, {"kind": "repairOutage", "count": 5}, {"kind": "send", "policy": "hello"}, {"kind": "kill", "instance": 0, "downMs": 60000}]},
+  },
+  {
+    name: "frames of a reply swapped, then its instance killed and the stream cut: after reconnect() the swapped text stayed (the same cause: reconnect() now reloads the stored page first)",
+    schedule: {"seed": 1935685642, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0.021, "busy": 0, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0, "stallBody": 0.001, "drop": 0.0002, "duplicate": 0.0005, "reorder": 0.0132, "stallFrame": 0.0002, "cut": 0.0001, "batch": 0}, "actions": [{"kind": "send", "policy": "long 40"}, {"kind": "send", "policy": "hello"}, {"kind": "wait", "ms": 1111}, {"kind": "kill", "instance": 0, "downMs": 10000}, {"kind": "blip"}]},
+  },
+  {
+    name: "a reply's stream cut, the reconnect's headers held 8 s and its instance hung: meanwhile the page at rest put in the stored reply; the replay (past a 30-event log) then began mid-reply and marked the stored reply partial for good (found once instances hang)",
+    schedule: {"seed": 492779669, "instances": 1, "replayLimit": 30, "stallMs": 45000, "rates": {"serverError": 0.003, "busy": 0, "lostBefore": 0.001, "lostAfter": 0, "stallHeaders": 0.071, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0}, "actions": [{"kind": "send", "policy": "long 120"}, {"kind": "blip"}, {"kind": "hang", "instance": 0, "ms": 10000}, {"kind": "wait", "ms": 7541}]},
+  },
 ];

@@ -4,7 +4,7 @@
 //   --seeds A:B        the schedules of seeds A..B-1 (default 0:200)
 //   --jobs N           in N processes (default 1)
 //   --schedule JSON    one schedule (as a failure prints it), with its whole trace
-//   --self-test        every mutant: caught within its seeds?
+//   --self-test        every mutant: caught within its seeds? (with --jobs N: N mutants at a time)
 //   --regressions      the schedules found while building (regressions.ts): each must hold
 //   --collect N        up to N failing seeds of --seeds, one per kind of violation, shrunk (JSON lines)
 //   --module DIR       the package's dist folder to load (default pkg/dist)
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     collect: { type: "string" },
     module: { type: "string", default: join(root, "pkg/dist") },
     quiet: { type: "boolean", default: false },
+    mutant: { type: "string" },
   },
 });
 
@@ -169,39 +170,59 @@ async function parallel(a: number, b: number, jobs: number): Promise<number> {
   return violations > 0 ? 1 : 0;
 }
 
-/** Each mutant: the package copied, one change made, the explorer run until it fails. */
+/** One mutant (`MUTANTS[i]`): the package copied into `scratch`, one change made, the explorer run until it fails. */
+async function selfTestOne(i: number, scratch: string): Promise<{ caught: boolean; line: string }> {
+  const m = MUTANTS[i]!;
+  // the whole package (its package.json maps `#wasm` and `#init`), one file of dist/ changed
+  const copy = join(scratch, String(i));
+  cpSync(dirname(resolve(args.module)), copy, { recursive: true, filter: (f) => !f.includes("node_modules") });
+  const dir = join(copy, basename(resolve(args.module)));
+  const file = join(dir, m.file);
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf(m.from);
+  if (at < 0 || text.indexOf(m.from, at + 1) >= 0) return { caught: false, line: `mutant ${m.name}: its code is not found once in ${m.file} (the mutant is stale)` };
+  writeFileSync(file, text.slice(0, at) + m.to + text.slice(at + m.from.length));
+  const mod = await load(dir);
+  const { count, failed } = await runSeeds(m.seeds[0], m.seeds[1], mod, "stop");
+  if (failed === null) return { caught: false, line: `mutant ${m.name}: NOT caught in seeds ${m.seeds[0]}:${m.seeds[1]}` };
+  const outcome = await runSchedule(scheduleOf(failed), mod);
+  return { caught: true, line: `mutant ${m.name}: caught by seed ${failed} (${count} schedules): ${outcome.violations[0]?.split("\n")[0]}` };
+}
+
+/** Each mutant (see {@link selfTestOne}), `--jobs` at a time in child processes; prints `k/k mutants caught`. */
 async function selfTest(): Promise<number> {
-  let caught = 0;
   const scratch = mkdtempSync(join(tmpdir(), "chat-mutants-"));
   try {
-    for (const [i, m] of MUTANTS.entries()) {
-      // the whole package (its package.json maps `#wasm` and `#init`), one file of dist/ changed
-      const copy = join(scratch, String(i));
-      cpSync(dirname(resolve(args.module)), copy, { recursive: true, filter: (f) => !f.includes("node_modules") });
-      const dir = join(copy, basename(resolve(args.module)));
-      const file = join(dir, m.file);
-      const text = readFileSync(file, "utf8");
-      const at = text.indexOf(m.from);
-      if (at < 0 || text.indexOf(m.from, at + 1) >= 0) {
-        console.log(`mutant ${m.name}: its code is not found once in ${m.file} (the mutant is stale)`);
-        continue;
-      }
-      writeFileSync(file, text.slice(0, at) + m.to + text.slice(at + m.from.length));
-      const mod = await load(dir);
-      const { count, failed } = await runSeeds(m.seeds[0], m.seeds[1], mod, "stop");
-      if (failed !== null) {
-        caught += 1;
-        const outcome = await runSchedule(scheduleOf(failed), mod);
-        if (!args.quiet) console.log(`mutant ${m.name}: caught by seed ${failed} (${count} schedules): ${outcome.violations[0]?.split("\n")[0]}`);
-      } else {
-        console.log(`mutant ${m.name}: NOT caught in seeds ${m.seeds[0]}:${m.seeds[1]}`);
-      }
+    if (args.mutant !== undefined) {
+      // a child: one mutant, its line on stdout, exit 0 when caught
+      const { caught, line } = await selfTestOne(Number(args.mutant), scratch);
+      console.log(line);
+      return caught ? 0 : 1;
     }
+    const jobs = Math.max(1, Number(args.jobs) || 1);
+    const results: { caught: boolean; line: string }[] = new Array(MUTANTS.length);
+    // the widest searches first (they take longest), so that the jobs end together
+    const order = MUTANTS.map((m, i) => [m.seeds[1] - m.seeds[0], i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]).map(([, i]) => i);
+    let next = 0;
+    const worker = async () => {
+      for (let k = next++; k < order.length; k = next++) {
+        const i = order[k]!;
+        results[i] = await new Promise((done) => {
+          const child = fork(fileURLToPath(import.meta.url), ["--self-test", "--mutant", String(i), "--module", args.module], { execArgv: ["--import", "tsx"], stdio: ["ignore", "pipe", "inherit", "ipc"] });
+          let out = "";
+          child.stdout!.on("data", (d: Buffer) => (out += d));
+          child.on("exit", (code) => done({ caught: code === 0, line: out.trim() || `mutant ${MUTANTS[i]!.name}: the child failed (exit ${code})` }));
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(jobs, MUTANTS.length) }, worker));
+    for (const r of results) if (!args.quiet || !r.caught) console.log(r.line);
+    const caught = results.filter((r) => r.caught).length;
+    console.log(`${caught}/${MUTANTS.length} mutants caught`);
+    return caught === MUTANTS.length ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`${caught}/${MUTANTS.length} mutants caught`);
-  return caught === MUTANTS.length ? 0 : 1;
 }
 
 process.exitCode = await main();

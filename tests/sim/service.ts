@@ -5,9 +5,13 @@
 // `SimService.fetch` is a WHATWG `fetch` serving the routes the client uses
 // (ts/transport.ts, ts/sessions.ts) at `http://sim-<i>.test`, one base URL per instance;
 // the instances share one store and one bus, as instances on one Redis do. Every wait goes
-// through the global `setTimeout` / `clearTimeout` and every time through `Date`, so that
-// @sinonjs/fake-timers makes a run deterministic; ids come from a seeded PRNG. The stored
-// replies are folded from the events with the project's own reducer (`Msg.appendEvent`).
+// through the global `setTimeout` / `clearTimeout`, every timestamp through the `clock`
+// option (default `Date.now`) and an instance's downtime through `performance.now()`, so
+// that @sinonjs/fake-timers makes a run deterministic; ids come from a seeded PRNG. The
+// stored replies are folded from the events with the project's own reducer
+// (`Msg.appendEvent`). An instance can be killed (`kill`). Not modelled: the team flow,
+// permission rules from confirmations, clock skew between instances, an instance dying
+// while it saves a reply, `file://` attachments (the live suites cover those).
 //
 // Section references ("§ …") are to scripts/agentscope-service.md.
 import { Msg, setIdFactory, setTimestampFactory, type MsgJSON } from "../../pkg/dist/index.js";
@@ -64,6 +68,8 @@ interface Parked {
 interface Run {
   instance: number;
   cancelled: boolean;
+  /** Its instance died: nothing more of it happens (see {@link SimService.kill}). */
+  dead?: boolean;
   /** Cuts the current wait short (an interrupt). */
   wake: (() => void) | undefined;
 }
@@ -101,6 +107,9 @@ const SETUP_ERROR = { type: "setup", message: "The session could not be prepared
 const UNKNOWN_ERROR = { type: "unknown", message: "The reply failed with an unknown error." };
 const DENIED_TEXT = '<system-reminder>The execution of tool "Bash" is denied by user!</system-reminder>';
 const INTERRUPTED_TEXT = "<system-reminder>The tool call has been interrupted by the user.</system-reminder>";
+/** Thrown into the job of a run whose instance died, at its next wait: nothing more of it happens. */
+class RunDied extends Error {}
+
 /** How long a run keeps the lock after its last event (persisting, auto-naming), ms. */
 const SETTLE_MS = 5;
 
@@ -143,6 +152,10 @@ export class SimService {
   readonly #slowMs: number;
   readonly #limit: number;
   readonly #clock: () => number;
+  /** Instances down (killed), until when (`performance.now()`): they refuse connections. */
+  readonly #down = new Map<number, number>();
+  /** The event streams open on each instance: what breaks them when it dies. */
+  readonly #streams = new Map<number, Set<() => void>>();
   /** Redis trims approximately (`MAXLEN ~`): with several instances the log may run past the bound by this much. */
   readonly #slack: number;
 
@@ -185,6 +198,30 @@ export class SimService {
     return s === undefined || s.deleted ? undefined : this.#status(s);
   }
 
+  /**
+   * Kills instance `instance` (a crash, an OOM kill) and restarts it after `downMs`: its
+   * runs stop where they are (no further event, nothing more stored, no `REPLY_END`; the
+   * session's lock stays until its lease ends, 300 to 600 s later, so `/status` says
+   * `running` and a new message waits), its event streams break, and connections to it
+   * are refused until it is back (scripts/agentscope-service --redis, observed on 2.0.11:
+   * docs/chat.md, "Several instances on one Redis").
+   */
+  kill(instance: number, downMs: number): void {
+    this.#down.set(instance, performance.now() + downMs);
+    for (const s of this.#sessions.values()) {
+      const run = s.run;
+      if (run?.instance !== instance || run.dead === true) continue;
+      run.dead = true;
+      run.wake?.();
+    }
+    for (const died of [...(this.#streams.get(instance) ?? [])]) died();
+  }
+
+  /** Whether every instance is up (none killed and not yet restarted). */
+  reachable(): boolean {
+    return [...this.#down.values()].every((until) => until <= performance.now());
+  }
+
   /** The ids of the sessions that exist (not deleted), in creation order. */
   sessionIds(): string[] {
     return [...this.#sessions.values()].filter((s) => !s.deleted).map((s) => s.id);
@@ -206,12 +243,13 @@ export class SimService {
 
   /** Waits `ms` on the global clock; an interrupt of `run` cuts it short. */
   #sleep(ms: number, run?: Run): Promise<void> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         if (run !== undefined) run.wake = undefined;
-        resolve();
+        if (run?.dead === true) reject(new RunDied("the run's instance died"));
+        else resolve();
       }
       if (run !== undefined) run.wake = done;
     });
@@ -237,6 +275,7 @@ export class SimService {
    * to every open stream; an event of `reply` is folded into its stored message.
    */
   #publish(s: SimSession, body: Json, metadata: Json = {}, reply?: Msg): Json {
+    if (s.run?.dead === true) return { ...body }; // (a dead run's: never published)
     const event = { id: this.#id(), created_at: timestamp(this.#clock()), metadata, ...body };
     s.seq += 1;
     const entry = { seq: s.seq, cursor: `${s.seq}-0`, event };
@@ -250,6 +289,7 @@ export class SimService {
 
   /** Persists a reply and moves the checkpoint (`event_cursor`) to the last event; the log keeps the entries from it on. */
   #persist(s: SimSession, index: number, reply: Msg): void {
+    if (s.run?.dead === true) return;
     s.stored[index] = structuredClone(reply.toJSON()) as MsgJSON;
     const last = s.log.at(-1);
     if (last === undefined) return;
@@ -272,6 +312,9 @@ export class SimService {
     const url = new URL(request.url);
     const instance = this.urls.indexOf(url.origin);
     if (instance < 0) throw new TypeError("fetch failed", { cause: Object.assign(new Error(`getaddrinfo ENOTFOUND ${url.hostname}`), { code: "ENOTFOUND" }) });
+    if ((this.#down.get(instance) ?? -Infinity) > performance.now()) {
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error(`connect ECONNREFUSED ${url.host}`), { code: "ECONNREFUSED" }) });
+    }
     const text = request.body === null ? "" : await request.text();
     if (signal?.aborted) throw signal.reason;
     try {
@@ -321,7 +364,7 @@ export class SimService {
         this.#interrupt(s);
         return json(202, { session_id: s.id });
       case "GET /stream":
-        return this.#stream(s, url.searchParams.get("after"), signal);
+        return this.#stream(s, url.searchParams.get("after"), signal, instance);
       default:
         throw new HttpError(405, "Method Not Allowed");
     }
@@ -435,7 +478,7 @@ export class SimService {
    * at most the bound, oldest first, then live: entries past it are skipped), then live;
    * `data: <json>\n\n` frames only; stays open across runs; ends when the session is deleted.
    */
-  #stream(s: SimSession, after: string | null, signal: AbortSignal | undefined): Response {
+  #stream(s: SimSession, after: string | null, signal: AbortSignal | undefined, instance = 0): Response {
     const from = after === null ? -1 : Number.parseInt(after, 10);
     const encoder = new TextEncoder();
     let unsubscribe = () => {};
@@ -466,6 +509,18 @@ export class SimService {
           }
         };
         s.listeners.add(listener);
+        // its instance dies: the connection breaks
+        const streams = this.#streams.get(instance) ?? new Set<() => void>();
+        this.#streams.set(instance, streams);
+        const died = () => {
+          unsubscribe();
+          try {
+            controller.error(new TypeError("terminated", { cause: new Error("other side closed") }));
+          } catch {
+            // already closed
+          }
+        };
+        streams.add(died);
         const onAbort = () => {
           unsubscribe();
           try {
@@ -475,6 +530,7 @@ export class SimService {
           }
         };
         unsubscribe = () => {
+          streams.delete(died);
           clearTimeout(heartbeat);
           s.listeners.delete(listener);
           signal?.removeEventListener("abort", onAbort);
@@ -504,6 +560,11 @@ export class SimService {
       s.run = run;
       try {
         if ((await job(run)) !== false) await this.#sleep(SETTLE_MS);
+      } catch (e) {
+        if (!(e instanceof RunDied)) throw e;
+        // its instance died: the session's lock stays in Redis until its lease ends (600 s,
+        // renewed every 300 s while the run lived: 300 to 600 s after the death)
+        await this.#sleep(300_000 + Math.floor(this.#rand() * 300_000));
       } finally {
         s.run = undefined;
       }
@@ -577,7 +638,9 @@ export class SimService {
     await this.#loop(s, run, { replyId, reply, index, text, results: [], attachments: describeAttachments(last) });
     // the auto-naming runs once the run let the session go (after persisting: SETTLE_MS)
     const first = users[0]!;
-    void this.#sleep(SETTLE_MS + 1).then(() => this.#afterFirst(s, first));
+    void this.#sleep(SETTLE_MS + 1).then(() => {
+      if (run.dead !== true) this.#afterFirst(s, first);
+    });
   }
 
   #newReply(replyId: string, name: string): Msg {

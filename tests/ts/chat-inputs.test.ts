@@ -337,3 +337,38 @@ test("a value whose toJSON() is a data block with a file: URL is refused invalid
   await assert.rejects(transport.chat(SID, { id: "m", role: "user", name: "u", content: [sneaky] } as never), refused);
   assert.deepEqual(calls, []);
 });
+
+// a flake of the live suites: a kept-alive connection the server had just closed
+
+test("one instance: a request safe to repeat (POST /sessions/, history) is tried once more after a reset or a 503, a POST /chat/ and a timed-out request never", async () => {
+  const reset = () => new TypeError("fetch failed", { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+  const flaky = (fail: () => Response | Error, times: number) => {
+    const calls: string[] = [];
+    const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const url = new URL(String(input));
+      calls.push(`${init?.method ?? "GET"} ${url.pathname}`);
+      if (calls.length <= times) {
+        const failure = fail();
+        if (failure instanceof Error) throw failure;
+        return failure;
+      }
+      if (url.pathname === "/sessions/") return new Response(JSON.stringify({ session_id: SID }), { status: 201 });
+      return new Response(JSON.stringify({ messages: [], event_cursor: null, is_running: false, has_more: false }), { status: 200 });
+    };
+    return { f: f as typeof fetch, calls };
+  };
+  const one = flaky(reset, 1);
+  assert.equal(await transportOf(one.f).createSession(), SID);
+  assert.deepEqual(one.calls, ["POST /sessions/", "POST /sessions/"]);
+  const unavailable = flaky(() => new Response("{}", { status: 503 }), 1);
+  assert.deepEqual((await transportOf(unavailable.f).history(SID)).messages, []);
+  assert.equal(unavailable.calls.length, 2);
+  // twice in a row: given up after the second
+  const twice = flaky(reset, 2);
+  await refused(() => transportOf(twice.f).createSession(), "service_unavailable", "two resets");
+  assert.equal(twice.calls.length, 2);
+  // POST /chat/ is never repeated by the transport (the chat checks with the service first)
+  const chat = flaky(reset, 1);
+  await refused(() => transportOf(chat.f).chat(SID, { name: "user", role: "user", content: [] } as never), "service_unavailable", "a reset POST /chat/");
+  assert.deepEqual(chat.calls, ["POST /chat/"]);
+});

@@ -607,8 +607,9 @@ test("the reload that repairs a reply joined past the replay log is retried afte
   const errors: unknown[] = [];
   const reloaded = await open({ sessionId: first.sessionId, onError: (e) => errors.push(e), retry: { initialMs: 200, maxMs: 1000 } });
   await until(() => reloaded.getSnapshot().partial.length > 0, "a partial reply");
-  // the reloads after REPLY_END fail twice
-  proxy.failNext(/^GET \/sessions\/[^/]+\/messages$/, 503, 2);
+  // the reloads after REPLY_END fail twice (each 503 twice: one instance, the transport
+  // tries a read once more itself)
+  proxy.failNext(/^GET \/sessions\/[^/]+\/messages$/, 503, 4);
   try {
     await assertStored(reloaded);
   } finally {
