@@ -83,7 +83,39 @@ const FRAME_END = "\n\n";
  * every request through unharmed (the explorer's "the service is reachable again").
  */
 export class Faults {
-  enabled = true;
+  #enabled = true;
+  /** Waits on a hung instance, released when the faults stop (the instance answers again). */
+  readonly #hangWaits = new Set<() => void>();
+
+  /** Whether faults happen; set false, a hung instance answers again at once. */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  set enabled(on: boolean) {
+    this.#enabled = on;
+    if (!on) for (const release of [...this.#hangWaits]) release();
+  }
+
+  /** Waits `ms` on a hung instance: until then, the faults stopping, or `signal` aborting (rejects with its reason). */
+  #hangWait(ms: number, signal: AbortSignal | null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const done = () => {
+        clearTimeout(timer);
+        this.#hangWaits.delete(done);
+        signal?.removeEventListener("abort", abort);
+        resolve();
+      };
+      const abort = () => {
+        done();
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(done, ms);
+      this.#hangWaits.add(done);
+      signal?.addEventListener("abort", abort, { once: true });
+    });
+  }
   /** What was injected, in order (`t` is the virtual clock's `Date.now()`). */
   readonly log: string[] = [];
   /** The event streams open now: each cut by {@link Faults.cutStreams}. */
@@ -164,7 +196,7 @@ export class Faults {
       const hung = this.#hangLeft(url.origin);
       if (hung > 0) {
         this.#note(`${route} sent to a hung instance: held ${Math.round(hung)} ms`);
-        await sleep(hung, signal);
+        await this.#hangWait(hung, signal);
       }
       const planned = this.#planned.get(route)?.shift();
       if (planned !== undefined) return this.#planned1(route, planned, request, init, inner, signal);
@@ -196,6 +228,7 @@ export class Faults {
           this.#note(`${route} held ${Math.round(ms)} ms on its way to the service`);
           const { signal: _, ...rest } = init ?? {};
           const late = sleep(ms, null).then(() => inner(request.url, { ...rest, method, body: init?.body ?? null, signal: signal?.aborted ? null : signal }));
+          late.catch(() => {}); // (it may fail after the client gave up: a killed instance; nobody waits then)
           return await new Promise<Response>((resolve, reject) => {
             if (signal?.aborted) return reject(signal.reason);
             const abort = () => {
@@ -250,6 +283,7 @@ export class Faults {
         this.#note(`${route} held ${fault.ms} ms on its way to the service (planned)`);
         const { signal: _, ...rest } = init ?? {};
         const late = sleep(fault.ms, null).then(() => inner(request.url, { ...rest, body: init?.body ?? null, signal: signal?.aborted ? null : signal }));
+        late.catch(() => {}); // (it may fail after the client gave up: a killed instance; nobody waits then)
         return await new Promise<Response>((resolve, reject) => {
           if (signal?.aborted) return reject(signal.reason);
           signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
@@ -324,6 +358,7 @@ export class Faults {
     const streams = this.#open;
     const dropNext = this.#dropNext;
     const hangLeft = () => this.#hangLeft(origin);
+    const hangWait = (ms: number) => this.#hangWait(ms, signal);
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         let open = true;
@@ -401,7 +436,7 @@ export class Faults {
               if (hung > 0) {
                 flush();
                 note(`stream silent ${Math.round(hung)} ms (its instance hung)`);
-                await sleep(hung, signal);
+                await hangWait(hung);
               }
               queue.push(...out);
             }

@@ -177,6 +177,33 @@ test("the page at rest puts in the stored reply and settles one whose end the st
   assert.equal(c.cursor, "c9");
 });
 
+test("a replay that begins mid-reply after the page at rest put in the stored, ended reply does not mark it partial (found by the explorer: a reconnect's headers held while the instance hung)", () => {
+  const c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  const start = frame({ type: "REPLY_START", session_id: SID, reply_id: "r6", name: "Friday", role: "assistant" });
+  const open = frame({ type: "TEXT_BLOCK_START", reply_id: "r6", block_id: "r6-t" });
+  const d1 = frame({ type: "TEXT_BLOCK_DELTA", reply_id: "r6", block_id: "r6-t", delta: "one " });
+  const d2 = frame({ type: "TEXT_BLOCK_DELTA", reply_id: "r6", block_id: "r6-t", delta: "two" });
+  c.feed(bytes(start + open + d1));
+  // the stream drops; the reconnect's headers come late: the reply is in flight when it opens
+  c.streamFailed(new MsgError("service_unavailable", "cut"), 100);
+  c.streamConnecting();
+  c.streamOpened();
+  assert.deepEqual([...c.unchecked], ["r6"]);
+  // meanwhile the page at rest: the reply stored, ended
+  const live = c.snapshot(APP).messages[0]!;
+  const stored = { ...live, content: [{ ...live.content[0], text: "one two" }], finished_at: T(900), finished_reason: "completed" } as MsgJSON;
+  c.merge({ messages: [stored], hasMore: false, isRunning: false, eventCursor: "c1" });
+  c.takeEffects();
+  // then the replay, past the log: it begins mid-reply
+  c.feed(bytes(d2 + end("r6")));
+  c.takeEffects();
+  assert.deepEqual(c.snapshot(APP).partial, []);
+  assert.equal((c.snapshot(APP).messages[0]!.content[0] as { text: string }).text, "one two");
+  assert.equal(c.snapshot(APP).status, "ready");
+});
+
 test("the core's modules do no I/O: no fetch, timer, clock or random number", () => {
   for (const file of ["chat-core.ts", "chat-state.ts", "chat-history.ts", "chat-feed.ts", "chat-input.ts"]) {
     const source = readFileSync(join(root, "ts", file), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
