@@ -1013,7 +1013,7 @@ async function playFrames(page: Page, events: string[], text: string, inspect: b
           if (first === null) first = block;
           else if (block !== first) inPlace = false;
           behind = Math.max(behind, block.querySelector(".pending")?.textContent?.length ?? 0);
-          streamed = (block as HTMLElement).innerText;
+          if (inspect) streamed = (block as HTMLElement).innerText;
         }
         // (no named function in here: tsx would wrap it in a helper the page does not have)
         for (const e of inspect ? block.querySelectorAll("*") : []) {

@@ -2,8 +2,9 @@
 // service) checked against the live one (scripts/agentscope-service): every scenario of
 // tests/sim/scenarios.ts (each scripted policy of scripts/agentscope-service.md, the HITL
 // flows, 409, interrupts of a running and of a parked reply, replays, paging, sessions) is
-// played on both through a raw client, and the events each stream carried, the stored
-// messages and the HTTP answers must be equal up to ids and times (tests/sim/normalize.ts).
+// played on both through a raw client (the simulation's side on a virtual clock, the live
+// side two scenarios at a time), and the events each stream carried, the stored messages and
+// the HTTP answers must be equal up to ids and times (tests/sim/normalize.ts).
 // Then the simulation alone: determinism under @sinonjs/fake-timers, two instances, the
 // replay bound.
 import assert from "node:assert/strict";
@@ -21,10 +22,40 @@ let service: Service;
 let live: Endpoint;
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** What each scenario saw on the simulation (played first, on a virtual clock) and on the live service. */
+const simulated = new Map<string, Outcome>();
+const played = new Map<string, Promise<Outcome>>();
+
 before(async () => {
   service = await startService({ AGENTSCOPE_SERVICE_DELAY_MS: "2", AGENTSCOPE_SERVICE_SLOW_MS: String(SLOW_MS) });
   live = { base: service.url, fetch, agentId: service.agentId, userId: service.userId, chatModelConfig: service.info.chat_model_config, sleep: realSleep };
+  // the simulation's side of every scenario under fake timers (its pacing, the scenarios'
+  // waits and polls are all on its clock: a `slow` reply takes no real time), one fresh
+  // SimService each, before anything runs on the real clock
+  for (const [name, play] of Object.entries(SCENARIOS)) {
+    const clock = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"], now: Date.UTC(2026, 0, 1) });
+    try {
+      simulated.set(name, await play(simEndpoint(new SimService({ seed: 1, slowMs: SLOW_MS }), async (ms) => void (await clock.tickAsync(ms)))));
+    } finally {
+      clock.uninstall();
+    }
+  }
+  // the live side: two scenarios at a time (each on a session of its own), `busy` (20
+  // slow deltas) in a lane of its own, the others in the other lane
+  const lanes = [Promise.resolve(), Promise.resolve()];
+  for (const [name, play] of Object.entries(SCENARIOS)) {
+    const lane = name === "busy" ? 0 : 1;
+    const outcome = lanes[lane]!.then(() => play(live));
+    played.set(name, outcome);
+    lanes[lane] = outcome.then(
+      () => {},
+      () => {},
+    );
+  }
 });
+
+/** Resolves once every live scenario has ended (the tests after them use the real clock alone). */
+const livePlayed = () => Promise.allSettled(played.values());
 
 after(async () => {
   const code = await service?.stop();
@@ -59,15 +90,14 @@ function assertAgree(name: string, real: Outcome, sim: Outcome): void {
   assert.deepEqual(ns(sim.notes), nr(real.notes), `${name}: statuses and answers`);
 }
 
-for (const [name, play] of Object.entries(SCENARIOS)) {
+for (const name of Object.keys(SCENARIOS)) {
   test(`the simulation agrees with agentscope 2.0.11: ${name}`, async () => {
-    const real = await play(live);
-    const sim = await play(simEndpoint(new SimService({ seed: 1, slowMs: SLOW_MS })));
-    assertAgree(name, real, sim);
+    assertAgree(name, await played.get(name)!, simulated.get(name)!);
   });
 }
 
 test("one seed, one run: the simulation is deterministic under fake timers", async () => {
+  await livePlayed();
   const runs: string[] = [];
   for (let i = 0; i < 2; i++) {
     const clock = FakeTimers.install({ toFake: ["setTimeout", "clearTimeout", "Date"], now: Date.UTC(2026, 0, 1) });
