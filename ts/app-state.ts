@@ -80,7 +80,10 @@ export class AppState {
       // a call's progress ends with its result (or its reply: an interrupted call)
       const entries = Object.entries(this.progress);
       const kept = entries.filter(([call, p]) => (event.type === "TOOL_RESULT_END" ? call !== event.tool_call_id : p.reply_id !== event.reply_id));
-      if (kept.length < entries.length) this.progress = Object.freeze(Object.fromEntries(kept));
+      if (kept.length < entries.length) {
+        this.progress = Object.freeze(Object.fromEntries(kept));
+        this.#changed();
+      }
     }
   }
 
