@@ -8,7 +8,8 @@ import type { ChatPendingAction, McpProgress } from "./app-state.js";
  * {@link ChatConnection}): `ready` (idle: a message may be sent), `submitted` (an input is
  * being posted or was posted, its reply has not started), `streaming` (a reply is in
  * flight, also while the stream reconnects), `stopping` (from `stop()` until the reply
- * ends or the service drops the turn), `awaiting_input` (a tool call waits for a
+ * ends, the service drops the turn, or a parked reply is found still parked),
+ * `awaiting_input` (a tool call waits for a
  * confirmation or an external result: a message sent now is refused with `busy`, since
  * the service would end the turn with an error), `error` (see `error`; a failed run, a
  * run lost with its instance (`run_lost`), or a lost service after the reconnect

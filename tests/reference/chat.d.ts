@@ -115,7 +115,8 @@ export declare class Chat {
      * Stops the reply in flight (the service's interrupt): it ends with `finished_reason`
      * `"interrupted"` and keeps what it had. A reply parked on a call waiting for an answer
      * may stay parked (agentscope 2.0.11 ends it or leaves it waiting, by timing): status
-     * `awaiting_input` again, answer the call. Works from the moment `send()` was called:
+     * `stopping` until the service's status and stored page show which (its stream may have
+     * lost the end), then `awaiting_input` again (answer the call) or `ready`. Works from the moment `send()` was called:
      * while its `POST /chat/` is still on its way, the interrupt waits for it (an interrupt
      * that reached an idle service first would be lost, and the turn would run whole); a
      * turn whose reply had not started is dropped by the service and goes quietly (not
@@ -138,7 +139,7 @@ export declare class Chat {
      * and `state` (the service streams no event for it). Rejects as {@link Chat.rename}.
      */
     setPermissionMode(mode: PermissionMode): Promise<void>;
-    /** After status `error` from a lost service: tries the stream again (resets the attempts). */
+    /** After status `error` from a lost service: reloads the stored page and tries the stream again (resets the attempts). */
     reconnect(): void;
     /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
     close(): void;

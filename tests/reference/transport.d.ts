@@ -137,7 +137,8 @@ export declare class AgentScopeTransport implements ChatTransport {
      * `query` (absent values left out) and a JSON `body`; resolves the `Response` of a 2xx.
      * `retry` says when it goes to the next instance: `"unsent"` (the default) only when the
      * connection was never made, `"any"` also after a broken connection or a 502/503/504
-     * (for requests safe to repeat). Rejects with `MsgError`: `invalid_argument` (nothing
+     * (for requests safe to repeat; with one instance, such a request is tried there once
+     * more, a timed-out one aside). Rejects with `MsgError`: `invalid_argument` (nothing
      * sent) for a body with a lone surrogate or a data block's URL that is not http(s),
      * `busy` (409), `http_error` (another status, `status` set; `message` has the
      * service's `detail`), `service_unavailable`.
