@@ -1480,8 +1480,7 @@ describe("live mode", () => {
     await send(page, "ask");
     const form = page.locator("form.ask-form");
     await form.waitFor({ timeout: 30_000 });
-    // the parked reply, as stored (the chat puts the stored one in once it parks: the card
-    // is drawn again then, and a pick made before that is gone)
+    // the parked reply, as stored (as the confirm test checks it)
     await assertShowsStored(page, sessionId(), 2, { parked: true });
     assert.equal(await form.locator(".ask-text").innerText(), "Which color do you prefer?");
     assert.deepEqual(await form.locator(".ask-label").allInnerTexts(), ["Red", "Blue"]);
