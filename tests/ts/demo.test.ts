@@ -1480,6 +1480,8 @@ describe("live mode", () => {
     await send(page, "ask");
     const form = page.locator("form.ask-form");
     await form.waitFor({ timeout: 30_000 });
+    // the parked reply, as stored (as the confirm test checks it)
+    await assertShowsStored(page, sessionId(), 2, { parked: true });
     assert.equal(await form.locator(".ask-text").innerText(), "Which color do you prefer?");
     assert.deepEqual(await form.locator(".ask-label").allInnerTexts(), ["Red", "Blue"]);
     await form.locator(".ask-option", { hasText: "Blue" }).click();

@@ -316,6 +316,10 @@ export async function startProxy(target: string): Promise<Proxy> {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
+  // An idle client connection stays open for the test: node's default closes it after 5 s
+  // idle, and the client may reuse it at that very moment (seen on a loaded machine: a
+  // POST /sessions/ sent on a socket the proxy was closing, ECONNRESET)
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

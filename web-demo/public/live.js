@@ -164,6 +164,7 @@ export async function startLive(config, ui) {
     shown = null;
     state.views.clear();
     state.answered.clear();
+    state.picks.clear();
     $("chat").replaceChildren();
   }
 

@@ -60,6 +60,7 @@ function reset() {
   state.frame = 0;
   state.views.clear();
   state.answered.clear();
+  state.picks.clear();
   state.errors = [];
   state.errorCount = 0;
   state.reconnects = 0;

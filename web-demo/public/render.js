@@ -156,10 +156,16 @@ function askSummary(questions, note) {
  * question; "Send answer" POSTs `[{question, selected, other}]` (the shape of AskUser's
  * result metadata) to /api/decide with decision "submit". The demo server continues the
  * recording only after the answer it recorded (another one is refused with a message). */
-function askForm(questions) {
+function askForm(questions, callId) {
   const form = el("form", "ask ask-form");
   form.noValidate = true;
-  const answers = questions.map(() => ({ selected: new Set(), other: "" }));
+  // the answers picked so far live on: the card is drawn again when its message changes
+  // (the stored reply put in once the run parks), and a pick must survive that
+  let answers = state.picks.get(callId);
+  if (answers?.length !== questions.length) {
+    answers = questions.map(() => ({ selected: new Set(), other: "" }));
+    state.picks.set(callId, answers);
+  }
   const send = el("button", "approve", "Send answer");
   action(send, "submit", () => ({ answers: questions.map((q, i) => ({ question: q.question, selected: q.options.filter((o) => answers[i].selected.has(o.label)).map((o) => o.label), other: answers[i].other.trim() || null })) }));
   send.type = "submit";
@@ -179,7 +185,7 @@ function askForm(questions) {
       for (const o of q.options) {
         const b = el("button", "ask-option");
         b.type = "button";
-        b.setAttribute("aria-pressed", "false");
+        b.setAttribute("aria-pressed", String(answers[i].selected.has(o.label)));
         b.append(el("span", "ask-label", o.label));
         if (o.description) b.append(el("span", "ask-desc", o.description));
         b.addEventListener("click", () => {
@@ -210,6 +216,7 @@ function askForm(questions) {
     field.maxLength = 2000;
     field.autocomplete = "off";
     field.placeholder = q.options.length > 0 ? "or type another answer" : "type your answer";
+    field.value = answers[i].other;
     field.addEventListener("input", () => {
       answers[i].other = field.value;
       if (!q.multi && field.value.trim() !== "") {
@@ -283,7 +290,7 @@ function renderBlock(block, old, live = false) {
       const questions = block.finished_at !== null || block.state === "submitted" ? askQuestions(block) : null;
       if (questions) {
         node.classList.add("ask-call");
-        if (block.state === "submitted" && canAnswer()) node.append(askForm(questions));
+        if (block.state === "submitted" && canAnswer()) node.append(askForm(questions, block.id));
         else node.append(askSummary(questions, block.state === "submitted" ? "Waiting for the user's answer (display only: a replayed log has no server to send one to)." : ""));
         const args = el("details", "tool-args-details");
         args.append(el("summary", "", "arguments"), el("pre", "tool-args", toolArgs(block)));

@@ -18,6 +18,7 @@ export const state = {
   views: new Map(), // message id -> bubble view
   users: [],
   answered: new Set(), // pending tool calls the user already answered
+  picks: new Map(), // tool call id -> an ask form's answers so far (kept when its card is drawn again)
   frame: 0,
   reconnects: 0,
   message: "",
