@@ -1415,8 +1415,11 @@ describe("live mode", () => {
       const ended = parked ? theirs.at(-1)?.finished_reason === null : theirs.at(-1)?.finished_reason != null;
       const done = theirs.length === count && ended && isDeepStrictEqual(comparable(mine), comparable(theirs));
       if (done || Date.now() - t0 > ms) {
-        assert.equal(theirs.length, count, `the service stored ${count} messages`);
-        assert.deepEqual(comparable(mine), comparable(theirs), "the bubbles' messages are the stored messages");
+        // what the page said meanwhile (a refused decision shows in its status bar)
+        const page_ = done ? "" : await page.evaluate(() => JSON.stringify({ status: (window as any).__demo?.chat?.()?.status, error: (window as any).__demo?.chat?.()?.error, pending: (window as any).__demo?.chat?.()?.pendingActions?.length, bar: document.querySelector("#status")?.textContent }));
+        assert.equal(theirs.length, count, `the service stored ${count} messages; the page: ${page_}`);
+        assert.equal(ended, true, `the last stored message ${parked ? "parked" : "ended"} within ${ms} ms; the page: ${page_}`);
+        assert.deepEqual(comparable(mine), comparable(theirs), `the bubbles' messages are the stored messages; the page: ${page_}`);
         return theirs;
       }
       await new Promise((r) => setTimeout(r, 100));
