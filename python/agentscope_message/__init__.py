@@ -34,6 +34,14 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
     if unknown:
         # as a Python function with these keywords would say
         raise TypeError(f"{role.capitalize()}Msg() got an unexpected keyword argument {unknown[0]!r}")
+    if not isinstance(name, str):
+        raise TypeError(f"{role.capitalize()}Msg() name must be a str, not {type(name).__name__}")
+    key = _non_str_key(content) or _non_str_key(options)
+    if key:
+        # json.dumps would write the key 1 as "1" (and keep one of 1 and "1")
+        error = MsgError(f"not JSON: a dict key is not a str ({key[0]!r})")
+        error.code = "invalid_argument"
+        raise error
     try:
         content_json = json.dumps(content, allow_nan=False)
         options_json = json.dumps(options, allow_nan=False)
@@ -42,6 +50,26 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
         error.code = "invalid_argument"
         raise error from e
     return Msg._create(role, name, content_json, options_json)
+
+
+def _non_str_key(value: Any, depth: int = 0) -> tuple[Any, ...]:
+    """The first dict key within `value` that is not a str, as a 1-tuple (empty if there
+    is none)."""
+    if depth > 128:
+        return ()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return (key,)
+            found = _non_str_key(item, depth + 1)
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found = _non_str_key(item, depth + 1)
+            if found:
+                return found
+    return ()
 
 
 def UserMsg(name: str, content: str | list[dict[str, Any]], **options: Any) -> Msg:

@@ -26,7 +26,9 @@ class SessionError(MsgError):
 @final
 class Msg:
     """One AgentScope message, held in Rust. Serialises to the reference's wire JSON
-    (agentscope 2.0.11 ``model_dump_json()``) byte for byte."""
+    (agentscope 2.0.11 ``model_dump_json()``) byte for byte, floats as its SSE frames
+    write them (Python's ``repr``: ``1e-07`` where pydantic writes ``1e-7``, ``1e-05``
+    where it writes ``0.00001``; docs/python.md)."""
 
     @staticmethod
     def from_json(json: str | bytes) -> Msg:
@@ -51,7 +53,8 @@ class Msg:
     ) -> None:
         """Caps on what events may add, in bytes and blocks; 0 is no cap."""
     def to_json(self) -> str:
-        """Compact wire JSON (``model_dump_json()``)."""
+        """Compact wire JSON (``model_dump_json()``; floats below 1e-4 in Python's
+        ``repr`` notation, see the class)."""
     def to_dict(self) -> dict[str, Json]:
         """``model_dump(mode="json")``: dicts and lists in the reference's key order."""
     def to_agentscope(self) -> Any:

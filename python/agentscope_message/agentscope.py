@@ -36,7 +36,9 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import logging
+import sys
 import threading
+import warnings
 import weakref
 from typing import Any
 
@@ -55,6 +57,8 @@ _base: Any = None
 _original: Any = None
 _FoldingMsg: Any = None
 _to_jsonable: Any = None  # pydantic_core.to_jsonable_python (set by install)
+_sources: Any = None  # agentscope's (Base64Source, URLSource) (set by install)
+_classes: dict[str, Any] = {}  # a block's or source's `type` → its agentscope class
 
 
 class _Fold:
@@ -94,11 +98,15 @@ def install(*, force: bool = False) -> None:
             f"agentscope_message.agentscope: agentscope {version} is installed; the fold "
             f"was tested with {', '.join(TESTED_VERSIONS)} (install(force=True) to try it)"
         )
+    from agentscope import message as m
     from agentscope.message import Msg, TextBlock
     from pydantic_core import to_jsonable_python
 
-    global _to_jsonable
+    global _to_jsonable, _sources
     _to_jsonable = to_jsonable_python
+    _sources = (m.Base64Source, m.URLSource)
+    for cls in (m.TextBlock, m.ThinkingBlock, m.DataBlock, m.HintBlock, m.ToolCallBlock, m.ToolResultBlock, *_sources):
+        _classes[str(cls.model_fields["type"].default)] = cls
 
     # the factories the reference's blocks take their ids and timestamps from (pydantic's
     # public field info of agentscope's TextBlock): agentscope's global ones
@@ -148,12 +156,13 @@ def _folding_class(base: Any) -> Any:
                 raise RuntimeError("a message cannot be changed while its own event is being applied")
             delattr(self, name)
 
-    # importable by its qualified name (pickle finds a folding message's class here), and
-    # named as the class it stands for (code that reads `type(msg).__name__`, e.g.
-    # agentscope's tracing, sees "Msg")
-    _FoldingMsg.__module__ = __name__
-    _FoldingMsg.__qualname__ = "_FoldingMsg"
-    _FoldingMsg.__name__ = "Msg"
+    # named as the class it stands for, module and qualified name included (code that
+    # reads `type(msg).__name__`, e.g. agentscope's tracing, sees agentscope's Msg; pickle,
+    # which would look the class up by them, meets a plain Msg: reading the object to pickle
+    # it writes it back first)
+    _FoldingMsg.__module__ = base.__module__
+    _FoldingMsg.__qualname__ = base.__qualname__
+    _FoldingMsg.__name__ = base.__name__
     return _FoldingMsg
 
 
@@ -206,10 +215,18 @@ def _append_event(self: Any, event: Any) -> Any:
                 if kind == _SHARING:
                     fold.shared.update(r.id for r in event.execution_results)
                 return result
+        if kind in _SOURCE_EVENTS and not _source_as_written(event, kind):
+            # a source pydantic refuses or writes otherwise than the event gives it (a URL
+            # it normalises, or one it refuses: the reference raises ValidationError at
+            # this event if it applies it, with the message unchanged): the reference's own
+            return _reference(self, event)
         native = fold.native
         fresh = native is None
         if fresh:
-            if fold.reads > MAX_READS:
+            if fold.reads > MAX_READS or _shares_objects(self):
+                # read between events too often, or holding objects that something else
+                # holds too (a shallow copy, a block the application keeps): the reference
+                # changes those objects in place, and so must every event of this message
                 return _original(self, event)
             try:
                 native = _native.Msg.from_json(base.model_dump_json(self))
@@ -237,6 +254,76 @@ def _append_event(self: Any, event: Any) -> Any:
         if outcome in _LOGGED:
             _log_skip(event, native.id, outcome)
         return self
+
+
+def _reference(msg: Any, event: Any) -> Any:
+    """The event applied by the reference itself, on the written-back message."""
+    _write_back(msg, read=False)
+    return _original(msg, event)
+
+
+# the events whose source the reference builds as a pydantic model (Base64Source or
+# URLSource: the URL validated and normalised as AnyUrl), when it applies them
+_SOURCE_EVENTS = ("DATA_BLOCK_DELTA", "TOOL_RESULT_DATA_DELTA")
+
+
+def _source_as_written(event: Any, kind: str) -> bool:
+    """Whether the source the reference would build from this event is valid and holds
+    the event's own values (the URL as given), so that Rust stores what it stores."""
+    data, url = getattr(event, "data", None), getattr(event, "url", None)
+    if kind == "DATA_BLOCK_DELTA":
+        if not url:
+            return True  # base64 (Rust decodes and encodes as the reference does) or nothing
+    elif data is not None:
+        return True  # Base64Source(data, media_type): two plain strings
+    try:
+        source = _sources[1](url=str(url), media_type=event.media_type)
+    except Exception:  # the reference's own error, raised where it raises it
+        return False
+    return str(source.url) == url
+
+
+# sys.getrefcount of an object that one container and the list `_shares_objects` builds
+# hold (calibrated by the same code, so interpreter versions that count differently agree)
+def _counts(objects: list[Any]) -> list[int]:
+    return [sys.getrefcount(o) for o in objects]
+
+
+def _calibrate() -> int:
+    owner = [object()]
+    return _counts([owner[0]])[0]
+
+
+_HELD_ONCE = _calibrate()
+
+
+def _shares_objects(msg: Any) -> bool:
+    """Whether any object the reference changes in place when it folds an event into
+    `msg` (its content list, the blocks, a tool result's output and its blocks, a data
+    block's source, the usage) is held by something other than the message: a shallow
+    copy (`copy.copy`, `model_copy()`), another message given the same blocks, or an
+    application keeping a block. The Rust fold writes those objects only when the
+    message is read, so such a message keeps the reference's fold."""
+    state = msg.__dict__
+    content = state.get("content")
+    objects: list[Any] = [state.get("usage")]
+    if isinstance(content, list):
+        objects.append(content)
+        _mutable(content, objects)
+    objects = [o for o in objects if o is not None]
+    del content
+    return any(n > _HELD_ONCE for n in _counts(objects))
+
+
+def _mutable(blocks: list[Any], into: list[Any]) -> None:
+    """The blocks of `blocks` and what the reference changes in them, appended to `into`."""
+    into.extend(blocks)
+    into.extend(b.__dict__.get("source") for b in blocks)
+    outputs = [b.__dict__.get("output") for b in blocks]
+    for output in outputs:
+        if isinstance(output, list):
+            into.append(output)
+            _mutable(output, into)
 
 
 def _log_skip(event: Any, msg_id: str, outcome: str) -> None:
@@ -281,13 +368,13 @@ def _write_back(obj: Any, read: bool = True) -> bool:
         native, fold.native = fold.native, None
         fold.reads += read
         data = json.loads(native.to_json())
+        # each field validated as the model's field (not the whole model: the reference's
+        # append_event runs no model validator, so a user message given a tool call by an
+        # event stays as it is), all of them before anything is written
+        values = [(name, _validated(base, name, data[name])) for name in _CHANGED_BY_EVENTS]
         state = obj.__dict__
         fields_set = obj.__pydantic_fields_set__
-        for name in _CHANGED_BY_EVENTS:
-            # each field validated as the model's field (not the whole model: the
-            # reference's append_event runs no model validator, so a user message given a
-            # tool call by an event stays as it is)
-            value = _adapter(base, name).validate_python(data[name])
+        for name, value in values:
             old = state.get(name)
             if name == "content" and isinstance(old, list):
                 _update_list(old, value)
@@ -300,6 +387,43 @@ def _write_back(obj: Any, read: bool = True) -> bool:
                     # a REPLY_END sets the three together, as the reference's does
                     fields_set.update(("finished_reason", "error"))
         return True
+
+
+def _validated(base: Any, name: str, value: Any) -> Any:
+    """`value` (JSON from Rust) validated as the field `name` of `base`. Should pydantic
+    ever refuse it (the events the fold takes are those the reference validates the same
+    way), what it refuses is built without validation, with a RuntimeWarning: nothing
+    folded is dropped."""
+    adapter = _adapter(base, name)
+    try:
+        return adapter.validate_python(value)
+    except Exception as e:
+        if name != "content" or not isinstance(value, list):
+            warnings.warn(f"agentscope_message: the folded {name} kept unvalidated ({e})", RuntimeWarning, stacklevel=4)
+            return _construct(value)
+        blocks = []
+        for item in value:
+            try:
+                blocks.extend(adapter.validate_python([item]))
+            except Exception as e:
+                warnings.warn(f"agentscope_message: a folded content block kept unvalidated ({e})", RuntimeWarning, stacklevel=4)
+                blocks.append(_construct(item))
+        return blocks
+
+
+def _construct(value: Any) -> Any:
+    """JSON built into agentscope's blocks and sources without validation
+    (`model_construct`), nested ones included."""
+    if isinstance(value, list):
+        return [_construct(v) for v in value]
+    cls = _classes.get(value.get("type")) if isinstance(value, dict) and isinstance(value.get("type"), str) else None
+    if cls is None:
+        return value
+    return cls.model_construct(**{k: _construct(v) if k in _NESTED else v for k, v in value.items()})
+
+
+# the keys of a block that hold blocks or a source
+_NESTED = ("source", "output", "hint")
 
 
 # the fields append_event can change (the others it never writes)

@@ -50,6 +50,13 @@ fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// JSON has no form for) is `MsgError` with `code`.
 fn json_dumps(value: &Bound<'_, PyAny>, code: &'static str) -> PyResult<String> {
     let py = value.py();
+    if let Some(key) = non_str_key(value, 0) {
+        // json.dumps would write the key 1 as "1", and a dict with both keys as two equal
+        // keys, one of them then lost (the reference's pydantic models refuse such a key)
+        let err = MsgError::new_err(format!("not JSON: a dict key is not a str ({key})"));
+        let _ = err.value(py).setattr("code", code);
+        return Err(err);
+    }
     let kwargs = PyDict::new(py);
     kwargs.set_item("allow_nan", false)?;
     match py
@@ -64,6 +71,31 @@ fn json_dumps(value: &Bound<'_, PyAny>, code: &'static str) -> PyResult<String> 
             Err(err)
         }
     }
+}
+
+/// The first dict key in `value` (dicts, lists and tuples within it, to the library's
+/// depth) that is not a `str`, as its `repr`.
+fn non_str_key(value: &Bound<'_, PyAny>, depth: usize) -> Option<String> {
+    if depth > core::json::MAX_DEPTH {
+        return None;
+    }
+    if let Ok(dict) = value.cast::<PyDict>() {
+        for (key, item) in dict.iter() {
+            if key.cast::<PyString>().is_err() {
+                return Some(key.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string()));
+            }
+            if let Some(found) = non_str_key(&item, depth + 1) {
+                return Some(found);
+            }
+        }
+    } else if value.cast::<PyList>().is_ok() || value.cast::<PyTuple>().is_ok() {
+        for item in value.try_iter().ok()?.flatten() {
+            if let Some(found) = non_str_key(&item, depth + 1) {
+                return Some(found);
+            }
+        }
+    }
+    None
 }
 
 /// A Python value as JSON text, written here (no Python call) for dicts, lists, tuples,
@@ -383,7 +415,14 @@ impl PyMsg {
     /// `content_json` is a JSON string or array of blocks, `options_json` an object of
     /// the optional fields (`id`, `metadata`, `created_at`, …).
     #[staticmethod]
-    fn _create(py: Python<'_>, role: &str, name: &str, content_json: &str, options_json: &str) -> PyResult<PyMsg> {
+    fn _create(
+        py: Python<'_>,
+        role: &str,
+        name: &Bound<'_, PyString>,
+        content_json: &str,
+        options_json: &str,
+    ) -> PyResult<PyMsg> {
+        let name = &*utf8(name, "invalid_argument")?;
         let wrap = |e: core::MsgError| msg_error(py, &e);
         let options: core::MsgOptions = serde_json::from_str(options_json)
             .map_err(|e| wrap(core::MsgError::InvalidMsg(format!("options: {e}"))))?;
@@ -456,9 +495,13 @@ impl PyMsg {
     }
 
     /// The text blocks' text joined by `separator`; `None` when there is no text block.
-    #[pyo3(signature = (separator="\n"))]
-    fn get_text_content(&self, separator: &str) -> Option<String> {
-        self.msg.get_text_content(separator)
+    #[pyo3(signature = (separator=None))]
+    fn get_text_content(&self, separator: Option<&Bound<'_, PyString>>) -> PyResult<Option<String>> {
+        let separator = match separator {
+            Some(separator) => utf8(separator, "invalid_argument")?,
+            None => "\n".into(),
+        };
+        Ok(self.msg.get_text_content(&separator))
     }
 
     /// The content blocks (as dicts), all of them or those of `types` (a block type or a
@@ -689,8 +732,8 @@ impl PySession {
 
     /// A session as its `checkpoint()` left it.
     #[staticmethod]
-    fn restore(py: Python<'_>, checkpoint: &str) -> PyResult<PySession> {
-        core::Session::restore(checkpoint)
+    fn restore(py: Python<'_>, checkpoint: &Bound<'_, PyString>) -> PyResult<PySession> {
+        core::Session::restore(&utf8(checkpoint, "invalid_argument")?)
             .map(|session| PySession { session })
             .map_err(|e| msg_error(py, &e))
     }
@@ -740,13 +783,14 @@ impl PySession {
     }
 
     /// The message of `reply_id` (a copy), or `None`.
-    fn get(&self, reply_id: &str) -> Option<PyMsg> {
-        self.session.get(reply_id).map(|msg| PyMsg { msg: msg.clone() })
+    fn get(&self, reply_id: &Bound<'_, PyString>) -> PyResult<Option<PyMsg>> {
+        let reply_id = utf8(reply_id, "invalid_argument")?;
+        Ok(self.session.get(&reply_id).map(|msg| PyMsg { msg: msg.clone() }))
     }
 
     /// Whether the reply of `reply_id` has ended.
-    fn is_ended(&self, reply_id: &str) -> bool {
-        self.session.is_ended(reply_id)
+    fn is_ended(&self, reply_id: &Bound<'_, PyString>) -> PyResult<bool> {
+        Ok(self.session.is_ended(&utf8(reply_id, "invalid_argument")?))
     }
 
     /// Every diagnostic so far, as dicts (`code`, `message`, `index`, …).

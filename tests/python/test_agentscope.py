@@ -127,19 +127,20 @@ def test_a_message_is_written_back_when_read(installed):
     msg = AssistantMsg(id="r", name="bot", content=[])
     events = long_reply(3)
     msg.append_event(events[0])
-    block = msg.content[0]  # read: written back, a plain Msg again
+    assert msg.content[0].text == ""  # read: written back, a plain Msg again
     assert type(msg) is Msg
     for e in events[1:3]:
         msg.append_event(e)
     assert type(msg) is not Msg  # folding
-    # the block taken out before shows the text of when it was taken until the message is
-    # read again; then it is the same object, with the text the message has
-    assert block.text == ""
-    assert msg.content[0] is block
-    assert block.text == "abcdefghabcdefgh"
-    assert type(msg) is Msg
+    block = msg.content[0]
+    assert block.text == "abcdefghabcdefgh" and type(msg) is Msg
+    # a block the application holds is changed in place by each event, as the
+    # reference's: the message keeps the reference's fold while it is held
     msg.append_event(events[3])
+    assert type(msg) is Msg and block.text == "abcdefgh" * 3
+    del block
     msg.append_event(events[4])
+    assert type(msg) is not Msg  # folding again
     assert msg.finished_reason is not None and msg.content[0].text == "abcdefgh" * 3
 
 
@@ -175,7 +176,7 @@ def test_a_message_read_at_every_event_goes_back_to_the_reference(installed):
     msg = AssistantMsg(id="r", name="bot", content=[])
     for e in long_reply(20)[:-1]:
         msg.append_event(e)
-        _ = msg.content  # a live card re-rendered at every event
+        assert len(msg.content) == 1  # a live card re-rendered at every event (nothing kept)
     assert fold._folds[id(msg)].reads == fold.MAX_READS + 1
     assert type(msg) is Msg and msg.content[0].text == "abcdefgh" * 20
 
@@ -374,3 +375,158 @@ def test_what_the_message_holds_stays_the_same_objects(installed, counting_facto
     assert msg.usage is usage and usage.input_tokens == 11
     assert msg.content[0] is block and type(block) is MyText and block.text == "ab" and block.note == "mine"
     assert msg.content[1] is result and result.metadata["when"] is when
+
+
+# ---------------------------------------------------------------- issue 37: nothing lost
+
+# a host the Rust URL parser knows (Unicode 16's Kirat Rai) and pydantic's does not
+UNICODE_16_URL = "https://\U00016d43x.example/a.png"
+
+
+def ev(kind, **fields):
+    """An agentscope event with a fixed id and timestamp (the same in both runs)."""
+    fields.setdefault("id", f"e-{kind}-{len(fields)}")
+    fields.setdefault("created_at", "2026-01-01T00:00:00")
+    return EVENT.validate_python({"type": kind, "reply_id": "r", **fields})
+
+
+@pytest.mark.parametrize("kind", ["DATA_BLOCK_DELTA", "TOOL_RESULT_DATA_DELTA"])
+def test_a_url_the_reference_refuses_is_refused_at_its_event(kind, counting_factories):
+    """The reference raises ValidationError at the event whose URL pydantic refuses and
+    keeps what it had; the fold raises there too (before: it took the event, and the next
+    read raised, the read after showed no content at all)."""
+
+    def scenario(append):
+        msg = AssistantMsg(id="r", name="bot", content=[])
+        append(msg, ev("TEXT_BLOCK_START", block_id="t"))
+        append(msg, ev("TEXT_BLOCK_DELTA", block_id="t", delta="kept"))
+        if kind == "DATA_BLOCK_DELTA":
+            append(msg, ev("DATA_BLOCK_START", block_id="d", media_type="image/png"))
+            bad = ev(kind, block_id="d", media_type="image/png", url=UNICODE_16_URL)
+        else:
+            append(msg, ev("TOOL_RESULT_START", tool_call_id="c", tool_call_name="f"))
+            bad = ev(kind, tool_call_id="c", block_id="d", media_type="image/png", url=UNICODE_16_URL)
+        try:
+            append(msg, bad)
+            raised = None
+        except Exception as e:
+            raised = type(e).__name__
+        first, second = msg.model_dump_json(), msg.model_dump_json()
+        return raised, first, second
+
+    want, got = same_with_and_without(counting_factories, scenario)
+    assert want[0] == "ValidationError" and '"text":"kept"' in want[1] and want[1] == want[2]
+    assert got == want
+
+
+def test_a_url_pydantic_writes_otherwise_is_stored_as_the_reference_stores_it(counting_factories):
+    def scenario(append):
+        msg = AssistantMsg(id="r", name="bot", content=[])
+        append(msg, ev("DATA_BLOCK_START", block_id="d", media_type="image/png"))
+        append(msg, ev("DATA_BLOCK_DELTA", block_id="d", media_type="image/png", url="HTTPS://Example.COM"))
+        append(msg, ev("TEXT_BLOCK_START", block_id="t"))
+        append(msg, ev("TEXT_BLOCK_DELTA", block_id="t", delta="after"))
+        return msg.model_dump_json()
+
+    want, got = same_with_and_without(counting_factories, scenario)
+    assert '"url":"https://example.com/"' in want
+    assert got == want
+
+
+def test_a_value_that_cannot_be_written_back_is_kept(installed, counting_factories, monkeypatch):
+    """If pydantic ever refused what Rust folded, the write-back keeps every block (built
+    without validation) rather than dropping the content."""
+    counting_factories()
+    msg = AssistantMsg(id="r", name="bot", content=[])
+    msg.append_event(ev("TEXT_BLOCK_START", block_id="t"))
+    msg.append_event(ev("TEXT_BLOCK_DELTA", block_id="t", delta="folded"))
+    adapter = fold._adapter(Msg, "content")
+
+    class Refusing:
+        def validate_python(self, value):
+            return adapter.validate_python([{"type": "nonsense"}])  # raises ValidationError
+
+    monkeypatch.setitem(fold._adapters, "content", Refusing())
+    with pytest.warns(RuntimeWarning, match="content"):
+        content = msg.content
+    assert [(type(b).__name__, b.id, b.text) for b in content] == [("TextBlock", "t", "folded")]
+    monkeypatch.undo()
+    assert json.loads(msg.model_dump_json())["content"][0]["text"] == "folded"
+
+
+def shared_scenario(copier, order):
+    """A message with a text block; a copy made by `copier` (sharing what it shares);
+    events folded into both; read in `order`."""
+
+    def scenario(append):
+        msg = AssistantMsg(id="r", name="bot", content=[])
+        append(msg, ev("TEXT_BLOCK_START", block_id="b"))
+        append(msg, ev("TEXT_BLOCK_DELTA", block_id="b", delta="ab"))
+        other = copier(msg)
+        append(other, ev("TEXT_BLOCK_DELTA", block_id="b", delta="CC", id="c1"))
+        append(msg, ev("TEXT_BLOCK_DELTA", block_id="b", delta="MM", id="m1"))
+        append(other, ev("MODEL_CALL_END", input_tokens=1, output_tokens=2, id="u1"))
+        append(msg, ev("MODEL_CALL_END", input_tokens=3, output_tokens=4, id="u2"))
+        first, second = (msg, other) if order == "msg" else (other, msg)
+        a = first.model_dump_json()
+        append(second, ev("TEXT_BLOCK_DELTA", block_id="b", delta="ZZ", id="z1"))
+        b = second.model_dump_json()
+        return a, b, msg.model_dump_json(), other.model_dump_json()
+
+    return scenario
+
+
+COPIERS = {
+    "copy.copy": copy.copy,
+    "model_copy": lambda m: m.model_copy(),
+    "copy.deepcopy": copy.deepcopy,
+    "pickle": lambda m: pickle.loads(pickle.dumps(m)),
+    "model_copy(deep=True)": lambda m: m.model_copy(deep=True),
+    "a new Msg holding the same blocks": lambda m: AssistantMsg(id="r", name="bot", content=m.content),
+}
+
+
+@pytest.mark.parametrize("order", ["msg", "other"])
+@pytest.mark.parametrize("copier", list(COPIERS), ids=list(COPIERS))
+def test_copies_keep_their_events(copier, order, counting_factories):
+    """A shallow copy shares its blocks with the message: the reference folds both copies'
+    events into the same objects (abCCMM in both); so does the fold (before: abCC, the
+    message's own delta lost). Deep copies and pickles are independent in both."""
+    want, got = same_with_and_without(counting_factories, shared_scenario(COPIERS[copier], order))
+    assert got == want
+    if copier in ("copy.copy", "model_copy", "a new Msg holding the same blocks"):
+        assert '"text":"abCCMMZZ"' in want[2] and '"text":"abCCMMZZ"' in want[3]
+
+
+def test_a_block_the_application_holds_sees_the_events(counting_factories):
+    """An application holding a block (a UI's view of it) reads it without reading the
+    message: the reference's in-place changes show there, and so do the fold's."""
+
+    def scenario(append):
+        msg = AssistantMsg(id="r", name="bot", content=[])
+        append(msg, ev("TEXT_BLOCK_START", block_id="b"))
+        append(msg, ev("TOOL_RESULT_START", tool_call_id="c", tool_call_name="f"))
+        append(msg, ev("TOOL_RESULT_TEXT_DELTA", tool_call_id="c", delta="x", id="x1"))
+        append(msg, ev("MODEL_CALL_END", input_tokens=1, output_tokens=1, id="u1"))
+        text, result = msg.content
+        output, usage = result.output, msg.usage
+        seen = []
+        for i in range(3):
+            append(msg, ev("TEXT_BLOCK_DELTA", block_id="b", delta=str(i), id=f"t{i}"))
+            append(msg, ev("TOOL_RESULT_TEXT_DELTA", tool_call_id="c", delta=str(i), id=f"r{i}"))
+            append(msg, ev("MODEL_CALL_END", input_tokens=1, output_tokens=1, id=f"u{i + 2}"))
+            seen.append((text.text, output[-1].text if isinstance(output, list) else output, usage.input_tokens))
+        return seen, msg.model_dump_json()
+
+    want, got = same_with_and_without(counting_factories, scenario)
+    assert want[0][-1][0] == "012"
+    assert got == want
+
+
+def test_a_folding_message_s_class_reads_as_agentscope_s(installed):
+    msg = AssistantMsg(id="r", name="bot", content=[])
+    msg.append_event(ev("TEXT_BLOCK_START", block_id="b"))
+    cls = type(msg)
+    assert cls is not Msg  # still folding
+    assert (cls.__name__, cls.__qualname__, cls.__module__) == (Msg.__name__, Msg.__qualname__, Msg.__module__)
+    assert pickle.loads(pickle.dumps(msg)).model_dump_json() == msg.model_dump_json()

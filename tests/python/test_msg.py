@@ -186,3 +186,55 @@ def test_a_lone_surrogate_in_a_delta_object_is_read_as_its_escape():
             assert reply.append_event(make(piece)) == "applied"
         assert reply.get_text_content() == "a\U0001f30d b\ufffd"
     assert Msg.from_json(reply.to_json().encode()) == reply
+
+
+def test_a_lone_surrogate_in_an_argument_is_a_msg_error():
+    """(Python's str-to-UTF-8 conversion would raise UnicodeEncodeError.)"""
+    from agentscope_message import Session
+
+    for make in (UserMsg, AssistantMsg, SystemMsg):
+        with pytest.raises(MsgError) as e:
+            make("\ud800", "hi")
+        assert e.value.code == "invalid_argument"
+    msg = UserMsg("u", "a")
+    with pytest.raises(MsgError) as e:
+        msg.get_text_content("\udfff")
+    assert e.value.code == "invalid_argument"
+    assert msg.get_text_content() == "a" and msg.get_text_content(separator="-") == "a"
+    session = Session()
+    for call in (lambda: session.get("\ud800"), lambda: session.is_ended("\ud800"), lambda: Session.restore("\ud800")):
+        with pytest.raises(MsgError) as e:
+            call()
+        assert e.value.code == "invalid_argument"
+
+
+def test_a_dict_key_that_is_not_a_str_is_refused():
+    """json.dumps writes the key 1 as "1": {1: "a", "1": "b"} would keep one of the two
+    (the reference's pydantic models refuse the int key)."""
+    mixed = {1: "a", "1": "b"}
+    with pytest.raises(MsgError) as e:
+        UserMsg("u", "hi", metadata=mixed)
+    assert e.value.code == "invalid_argument" and "1" in str(e.value)
+    with pytest.raises(MsgError) as e:
+        UserMsg("u", [{"type": "text", "text": "x", "id": "t", "metadata": {"k": [{2: 0}]}}])
+    assert e.value.code == "invalid_argument"
+    with pytest.raises(MsgError):
+        Msg.from_dict({"name": "x", "role": "user", "content": [], "metadata": mixed})
+    reply = AssistantMsg("bot", [], id="r1")
+    before = reply.to_json()
+    with pytest.raises(MsgError) as e:
+        reply.append_event({"type": "CUSTOM", "reply_id": "r1", "name": "n", "value": mixed})
+    assert e.value.code == "invalid_event"
+    assert reply.to_json() == before
+
+
+def test_float_notation_as_documented():
+    """to_json() writes floats as the reference's SSE frames do (Python's repr, json.dumps);
+    pydantic's model_dump_json() writes those below 1e-4 otherwise (docs/python.md)."""
+    from agentscope.message import AssistantMsg as Reference
+
+    values = {"a": 1e-7, "b": 1e-5, "c": 0.0001, "d": 1.5e300, "e": 1e16, "f": 100000.0, "g": 5e-324}
+    ours = AssistantMsg("bot", [], id="r", metadata=values).to_json()
+    assert '"metadata":{"a":1e-07,"b":1e-05,"c":0.0001,"d":1.5e+300,"e":1e+16,"f":100000.0,"g":5e-324}' in ours
+    theirs = Reference(name="bot", content=[], id="r", metadata=values).model_dump_json()
+    assert '"metadata":{"a":1e-7,"b":0.00001,"c":0.0001,"d":1.5e+300,"e":1e+16,"f":100000.0,"g":5e-324}' in theirs
