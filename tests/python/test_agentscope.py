@@ -117,6 +117,59 @@ def test_random_sequences_byte_for_byte(counting_factories):
     assert compared >= 250
 
 
+def test_generated_sequences_three_ways(counting_factories):
+    """2,000 fresh sequences of differential.py's generator (seeds 60000-61999, in one
+    process): agentscope's own append_event, the same calls with install(), and the
+    wheel's Msg fed the same events as dicts. install() gives the same bytes or the same
+    exception at the same event; the wheel's Msg the same JSON values (its floats are in
+    Python's repr notation, docs/python.md) or a MsgError at that event."""
+    import differential
+
+    import agentscope_message
+    from agentscope_message import _native
+
+    compared = refused = 0
+    for seed in range(60000, 62000):
+        raw = differential.sequence(random.Random(seed), seed)
+        try:
+            [EVENT.validate_python(e) for e in raw]
+        except Exception:
+            continue
+        want, got = both(lambda: [EVENT.validate_python(e) for e in raw], counting_factories, raw[0]["reply_id"], raw[0]["name"])
+        assert got == want, seed
+        # the wheel's Msg on agentscope's (counting) factories, as install() sets them
+        counting_factories()
+        fields = TextBlock.model_fields
+        _native._set_factories(fields["id"].default_factory, fields["created_at"].default_factory)
+        try:
+            # the events as agentscope builds them (the blocks a hint holds get their ids
+            # there), in the same order of factory calls as the reference's run
+            events = [json.loads(EVENT.validate_python(e).model_dump_json()) for e in raw]
+            wheel = agentscope_message.AssistantMsg(raw[0]["name"], [], id=raw[0]["reply_id"])
+            wheel_created_at = json.loads(wheel.to_json())["created_at"]
+            stop = None
+            for i, e in enumerate(events):
+                try:
+                    wheel.append_event(e)
+                except agentscope_message.MsgError:
+                    stop = i + 1
+                    break
+        finally:
+            _native._set_factories(None, None)
+        reference_json, reference_error = want
+        assert (stop is None) == (reference_error is None), seed
+        if stop is None:
+            mine, theirs = json.loads(wheel.to_json()), json.loads(reference_json)
+            # (the message's own created_at: the factory's first call on each side)
+            assert mine.pop("created_at") == wheel_created_at and theirs.pop("created_at")
+            assert mine == theirs, seed
+        else:
+            assert stop == reference_error[0], seed
+            refused += 1
+        compared += 1
+    assert compared >= 1900 and refused > 0
+
+
 def long_reply(n):
     return [E.TextBlockStartEvent(reply_id="r", block_id="b")] + [
         E.TextBlockDeltaEvent(reply_id="r", block_id="b", delta="abcdefgh") for _ in range(n)
