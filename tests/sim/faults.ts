@@ -7,6 +7,7 @@
 // replays the same faults. What was injected is logged for the schedule's trace.
 
 import type { Random } from "./random.ts";
+import { requestOf } from "./service.ts";
 
 /** How often each fault happens (each a probability per request or per frame, 0 = never). */
 export interface FaultRates {
@@ -186,7 +187,7 @@ export class Faults {
   /** `inner` with this schedule's faults. */
   wrap(inner: typeof fetch): typeof fetch {
     return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      const request = new Request(input, init);
+      const request = requestOf(input, init);
       const url = new URL(request.url);
       const method = request.method;
       const route = routeOf(method, url);
@@ -265,7 +266,7 @@ export class Faults {
   }
 
   /** A planned fault (see {@link Faults.plan}). */
-  async #planned1(route: string, fault: Planned, request: Request, init: RequestInit | undefined, inner: typeof fetch, signal: AbortSignal | null): Promise<Response> {
+  async #planned1(route: string, fault: Planned, request: { url: string }, init: RequestInit | undefined, inner: typeof fetch, signal: AbortSignal | null): Promise<Response> {
     switch (fault.kind) {
       case "error":
         this.#note(`${route} → 503 (planned)`);
