@@ -28,11 +28,17 @@ class Msg:
     """One AgentScope message, held in Rust. Serialises to the reference's wire JSON
     (agentscope 2.0.11 ``model_dump_json()``) byte for byte, floats as its SSE frames
     write them (Python's ``repr``: ``1e-07`` where pydantic writes ``1e-7``, ``1e-05``
-    where it writes ``0.00001``; docs/python.md)."""
+    where it writes ``0.00001``; docs/python.md).
+
+    Usable from any thread: each call locks the message (a call from another thread
+    waits for it); a long one (64 KiB or more of text, event or message) releases the
+    GIL meanwhile (docs/python.md, "Threads"). A call on the message from a factory
+    called by its own event raises RuntimeError."""
 
     @staticmethod
     def from_json(json: str | bytes) -> Msg:
-        """``Msg.model_validate_json``. Raises MsgError."""
+        """``Msg.model_validate_json`` (without the GIL from 64 KiB of text). Raises
+        MsgError."""
     @staticmethod
     def from_dict(value: dict[str, Any] | Any) -> Msg:
         """``Msg.model_validate`` of a dict, or an agentscope ``Msg``. Raises MsgError."""
@@ -41,7 +47,10 @@ class Msg:
     def append_event(self, event: EventInput) -> str:
         """Applies one event in place; returns ``"applied"`` or the skip's code
         (``ignored_type``, ``foreign_reply``, ``unknown_block``, …). Raises MsgError
-        (the message unchanged) or TypeError (not an event)."""
+        (the message unchanged) or TypeError (not an event). An event of 64 KiB or more
+        (its JSON text, or a dict's or agentscope event's delta, data or url) is decoded
+        and applied without the GIL, its Python values read first; a delta past
+        ``max_delta_bytes`` is refused before it is copied."""
     def _append_plain(self, event: Any) -> str: ...
     def set_limits(
         self,
@@ -51,12 +60,16 @@ class Msg:
         max_message_bytes: int | None = None,
         max_blocks: int | None = None,
     ) -> None:
-        """Caps on what events may add, in bytes and blocks; 0 is no cap."""
+        """Caps on what events may add, in bytes and blocks; 0 is no cap. Past one,
+        MsgError ``limit_exceeded``, the message unchanged; a delta past
+        ``max_delta_bytes`` is refused before it is copied."""
     def to_json(self) -> str:
         """Compact wire JSON (``model_dump_json()``; floats below 1e-4 in Python's
-        ``repr`` notation, see the class)."""
+        ``repr`` notation, see the class). Written without the GIL for a message of
+        about 64 KiB or more."""
     def to_dict(self) -> dict[str, Json]:
-        """``model_dump(mode="json")``: dicts and lists in the reference's key order."""
+        """``model_dump(mode="json")``: dicts and lists in the reference's key order
+        (its JSON written without the GIL from about 64 KiB, the dicts built with it)."""
     def to_agentscope(self) -> Any:
         """An ``agentscope.message.Msg`` (needs agentscope installed)."""
     def get_text_content(self, separator: str = "\n") -> str | None: ...
@@ -107,7 +120,11 @@ class Update:
 class Session:
     """A conversation rebuilt from an event stream (SSE, JSON Lines or a JSON array) or
     single events. Options as the Rust SessionOptions (docs/session.md); unknown ones
-    raise MsgError ``invalid_argument``."""
+    raise MsgError ``invalid_argument``.
+
+    Usable from any thread: each call locks the session; ``feed`` of 64 KiB or more,
+    ``apply`` of an event of 64 KiB or more, ``end``, ``checkpoint``, ``restore`` and
+    copies of long messages release the GIL meanwhile (docs/python.md, "Threads")."""
 
     def __init__(
         self,
@@ -127,8 +144,11 @@ class Session:
     ) -> None: ...
     @staticmethod
     def restore(checkpoint: str) -> Session: ...
-    def feed(self, chunk: bytes | str) -> list[Update]: ...
-    def end(self) -> list[Update]: ...
+    def feed(self, chunk: bytes | str) -> list[Update]:
+        """What each event the chunk completes did (never raises for a bad event). The
+        chunk is not copied; from 64 KiB on it is read without the GIL."""
+    def end(self) -> list[Update]:
+        """Frames what is left (a last line without its newline); without the GIL."""
     def apply(self, event: EventInput) -> str: ...
     def insert(self, msg: Msg) -> None: ...
     def messages(self) -> list[Msg]: ...
@@ -137,7 +157,8 @@ class Session:
     def diagnostics(self) -> list[dict[str, Json]]: ...
     def take_events(self) -> list[tuple[int, str, str]]: ...
     def last_event_id(self) -> str | None: ...
-    def checkpoint(self) -> str: ...
+    def checkpoint(self) -> str:
+        """The session as JSON text, for ``Session.restore``; written without the GIL."""
     def __len__(self) -> int: ...
 
 def _set_factories(id_factory: Callable[..., Any] | None = None, timestamp_factory: Callable[..., Any] | None = None) -> None: ...
