@@ -310,9 +310,14 @@ def _shares_objects(msg: Any) -> bool:
     if isinstance(content, list):
         objects.append(content)
         _mutable(content, objects)
-    objects = [o for o in objects if o is not None]
+    # (a value that cannot change, a hint block's `source` string, is anyone's to hold:
+    # the agent's runtime-state hint gives every reply's hint block the same string)
+    objects = [o for o in objects if o is not None and not isinstance(o, _IMMUTABLE)]
     del content
     return any(n > _HELD_ONCE for n in _counts(objects))
+
+
+_IMMUTABLE = (str, bytes, int, float, tuple, frozenset)
 
 
 def _mutable(blocks: list[Any], into: list[Any]) -> None:

@@ -576,6 +576,23 @@ def test_a_block_the_application_holds_sees_the_events(counting_factories):
     assert got == want
 
 
+def test_a_hint_s_source_string_held_elsewhere_is_no_shared_object(installed):
+    """agentscope's agent gives every reply's hint block the same `source` string (its
+    runtime-state injection's label, held by its config and its events): a string cannot
+    change, so the message still goes to Rust after a read (before: kept with the
+    reference for the rest of the reply; in the live service, every reply read between
+    its events)."""
+    from agentscope.message import HintBlock
+
+    label = '{"label": "System", "sublabel": "Runtime State"}'
+    held = [label] * 3  # held elsewhere
+    # the hint block as the reference makes it: HintBlock(source=event.source, ...)
+    msg = AssistantMsg(id="r", name="bot", content=[HintBlock(id="h", source=label, hint="state")])
+    assert msg.content[0].source is label and len(held) == 3
+    msg.append_event(ev("TEXT_BLOCK_START", block_id="t"))
+    assert type(msg) is not Msg  # folding
+
+
 def test_a_folding_message_s_class_reads_as_agentscope_s(installed):
     msg = AssistantMsg(id="r", name="bot", content=[])
     msg.append_event(ev("TEXT_BLOCK_START", block_id="b"))
