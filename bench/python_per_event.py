@@ -204,15 +204,124 @@ def repetitions(case):
         reps *= 4
 
 
+# ------------------------------------------------------------------ --calibrate
+#
+# The costs install() weighs to choose between the reference's path and Rust (the `_C_*`
+# constants of agentscope_message/agentscope.py), measured on this machine: each the
+# median of `--runs` x 15 short loops, CPU time.
+
+
+def _per_call(fn, n):
+    """ns per call of fn() over n calls, CPU time."""
+    start = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - start) / n * 1e9
+
+
+def _delta_cost(way, text="", before=0, n=200):
+    """ns per TEXT_BLOCK_DELTA of 8 characters to a block holding `text` after `before`
+    other blocks: the reference ("reference"), install()'s reference path ("path"), Rust
+    ("rust": the message folding already)."""
+    blocks = [TextBlock(id=f"o{i}", text="") for i in range(before)] + [TextBlock(id="b", text=text)]
+    msg = AssistantMsg(id=R, name="bot", content=blocks)
+    del blocks
+    event = E.TextBlockDeltaEvent(reply_id=R, block_id="b", delta="abcdefgh")
+    if way == "reference":
+        append = fold._original or Msg.append_event
+        return _per_call(lambda: append(msg, event), n)
+    fold.install()
+    saved = fold._EAGER
+    fold._EAGER = way == "rust"
+    try:
+        msg.append_event(event)  # (Rust: taken in)
+        return _per_call(lambda: msg.append_event(event), n)
+    finally:
+        fold._EAGER = saved
+        fold.uninstall()
+
+
+def _data_delta_cost(size, n=20):
+    import base64
+
+    msg = AssistantMsg(id=R, name="bot", content=[])
+    append = fold._original or Msg.append_event
+    append(msg, E.DataBlockStartEvent(reply_id=R, block_id="d", media_type="image/png"))
+    piece = base64.b64encode(b"x" * (size // 4 * 3)).decode()
+    append(msg, E.DataBlockDeltaEvent(reply_id=R, block_id="d", media_type="image/png", data=piece))
+    event = E.DataBlockDeltaEvent(reply_id=R, block_id="d", media_type="image/png", data="AAAA")
+    return _per_call(lambda: append(msg, event), n)  # (grows by 4 characters a call)
+
+
+def _round_trip(size, n=10):
+    """ns of taking a message of one text block of `size` characters into Rust and
+    writing it back (an event, a read), beyond the reference's event."""
+    event = E.TextBlockDeltaEvent(reply_id=R, block_id="b", delta="abcdefgh")
+    text = "x" * size
+
+    def once(installed):
+        msg = AssistantMsg(id=R, name="bot", content=[TextBlock(id="b", text=text)])
+        start = time.process_time()
+        if installed:
+            msg.append_event(event)
+            msg.content  # the read: written back
+        else:
+            (fold._original or Msg.append_event)(msg, event)
+        return time.process_time() - start
+
+    fold.install()
+    saved = fold._EAGER
+    fold._EAGER = True
+    try:
+        fold_ns = statistics.median(once(True) for _ in range(n)) * 1e9
+    finally:
+        fold._EAGER = saved
+        fold.uninstall()
+    return fold_ns - statistics.median(once(False) for _ in range(n)) * 1e9
+
+
+def calibrate_costs(runs):
+    def median(fn):
+        return statistics.median(fn() for _ in range(runs * 15))
+
+    path, rust = median(lambda: _delta_cost("path")), median(lambda: _delta_cost("rust"))
+    ref0 = median(lambda: _delta_cost("reference"))
+    copy = (median(lambda: _delta_cost("reference", "x" * 65536)) - ref0) / 65536
+    mapped = (median(lambda: _delta_cost("reference", "x" * (1 << 20), n=20)) - ref0) / (1 << 20)
+    find = (median(lambda: _delta_cost("reference", before=64)) - ref0) / 64
+    b64 = (median(lambda: _data_delta_cost(1 << 20)) - median(lambda: _data_delta_cost(64))) / (1 << 20)
+    small, big = median(lambda: _round_trip(1000)), median(lambda: _round_trip(1 << 20))
+    per_byte = (big - small) / ((1 << 20) - 1000)
+    measured = {
+        "_C_EVENT": path - rust,
+        "_C_COPY": copy,
+        "_C_COPY_MAPPED": mapped,
+        "_C_FIND": find,
+        "_C_BASE64": b64,
+        "_C_SWITCH": small - 1000 * per_byte,
+        "_C_BYTE": per_byte,
+    }
+    print(f"a text delta (ns): the reference {ref0:.0f}, install()'s reference path {path:.0f}, Rust {rust:.0f}")
+    print()
+    print("| constant | measured here | agentscope_message/agentscope.py |")
+    print("|---|---|---|")
+    for name, value in measured.items():
+        print(f"| `{name}` | {value:.3g} | {getattr(fold, name):.3g} |")
+
+
 def main():
     agentscope.set_id_factory(lambda: "id")
     agentscope.set_timestamp_factory(lambda: "2026-01-01T00:00:00")
     p = argparse.ArgumentParser()
+    p.add_argument("--calibrate", action="store_true", help="measure the costs install() weighs, and stop")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--big-runs", type=int, default=1, help="runs of the 1M case")
     p.add_argument("--only", default="", help="comma-separated case names")
     p.add_argument("--json", default="")
     a = p.parse_args()
+    if a.calibrate:
+        calibrate_costs(max(1, a.runs // 2))
+        return
     cases = [TextCase(n) for n in SIZES] + [MixedCase(), ReadCase("dump"), ReadCase("content")]
     if a.only:
         wanted = a.only.split(",")

@@ -926,6 +926,18 @@ def _supervise(args: argparse.Namespace, tmp: str, stop: Any) -> int:
             redis_proc.wait()
 
 
+def _write_fold_stats() -> None:
+    """AGENTSCOPE_SERVICE_FOLD_STATS=FILE: the fold's counts (events applied in Rust and
+    by the reference's path, messages taken into Rust, kept with the reference because
+    something else holds their objects) written to FILE as JSON when the service stops
+    (tests/python/test_service.py)."""
+    path = os.environ.get("AGENTSCOPE_SERVICE_FOLD_STATS")
+    module = sys.modules.get("agentscope_message.agentscope")
+    if path and module is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(module._stats, f)
+
+
 def _fast_fold() -> bool:
     """Whether agentscope's Msg.append_event is agentscope-message's (--fast-fold)."""
     module = sys.modules.get("agentscope_message.agentscope")
@@ -995,6 +1007,7 @@ def main() -> int:
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+        _write_fold_stats()
 
 
 if __name__ == "__main__":

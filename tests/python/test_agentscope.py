@@ -2,6 +2,7 @@
 wheel, giving the reference's messages byte for byte (`model_dump_json()`), events and
 ids alike, in one process."""
 
+import contextlib
 import copy
 import importlib.metadata
 import json
@@ -22,8 +23,44 @@ sys.path.insert(0, str(ROOT / "tests/differential"))
 EVENT = TypeAdapter(E.AgentEvent)
 
 
+# how install() chooses between the reference's path and Rust (module constants):
+# "default" as shipped (these tests' messages are short: they stay on the reference's
+# path); "eager" every message in Rust from its first event (the fold's mechanics on every
+# event type); "switching" tracked from the first delta and taken to Rust after about
+# three (the switch in the middle of a reply, the episodes, the way back after a read);
+# "at a delta" taken to Rust at its first delta (whatever delta that is)
+MODES = {
+    "default": {},
+    "eager": {"_EAGER": True},
+    "switching": {"_TRACK_CHARS": 0, "_TRACK_BLOCKS": 0, "_C_EVENT": 1500.0, "_C_SWITCH": 3000.0, "_C_BYTE": 0.0},
+    "at a delta": {"_TRACK_CHARS": 0, "_TRACK_BLOCKS": 0, "_C_EVENT": 1500.0, "_C_SWITCH": 0.0, "_C_BYTE": 0.0},
+}
+
+
+@contextlib.contextmanager
+def mode(name):
+    saved = {k: getattr(fold, k) for k in MODES[name]}
+    for k, v in MODES[name].items():
+        setattr(fold, k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(fold, k, v)
+
+
 @pytest.fixture
 def installed():
+    """install() with every message in Rust from its first event (the fold's mechanics)."""
+    fold.install()
+    with mode("eager"):
+        yield fold
+    fold.uninstall()
+
+
+@pytest.fixture
+def default_install():
+    """install() as shipped."""
     fold.install()
     yield fold
     fold.uninstall()
@@ -225,13 +262,106 @@ def test_a_folding_message_behaves_as_a_msg(installed, counting_factories):
     assert m.name == "renamed"
 
 
-def test_a_message_read_at_every_event_goes_back_to_the_reference(installed):
-    msg = AssistantMsg(id="r", name="bot", content=[])
-    for e in long_reply(20)[:-1]:
-        msg.append_event(e)
-        assert len(msg.content) == 1  # a live card re-rendered at every event (nothing kept)
-    assert fold._folds[id(msg)].reads == fold.MAX_READS + 1
-    assert type(msg) is Msg and msg.content[0].text == "abcdefgh" * 20
+def stats():
+    return dict(fold._stats)
+
+
+def counted(before):
+    return {k: v - before[k] for k, v in fold._stats.items()}
+
+
+def folded_reply(n, append, read_every=0, initial=""):
+    """A reply of one text block of n deltas (after `initial`), read (`model_dump_json`)
+    every `read_every` deltas; its JSON and the JSON of each read."""
+    msg = AssistantMsg(id="r", name="bot", content=[TextBlock(id="b", text=initial)] if initial else [])
+    reads = []
+    events = long_reply(n)
+    for i, e in enumerate(events if not initial else events[1:-1]):
+        append(msg, e)
+        if read_every and i % read_every == 0:
+            reads.append(msg.model_dump_json())
+    return msg.model_dump_json(), reads
+
+
+def test_a_short_reply_stays_on_the_reference_s_path(default_install, counting_factories):
+    counting_factories()
+    want = folded_reply(20, reference_append)
+    counting_factories()
+    before = stats()
+    assert folded_reply(20, lambda m, e: m.append_event(e)) == want
+    assert counted(before) == {"rust": 0, "reference": 22, "switches": 0, "shared": 0, "write_backs": 0}
+
+
+def test_a_long_reply_goes_to_rust_once(default_install, counting_factories):
+    counting_factories()
+    want = folded_reply(10_000, reference_append)
+    counting_factories()
+    before = stats()
+    assert folded_reply(10_000, lambda m, e: m.append_event(e)) == want
+    n = counted(before)
+    assert (n["switches"], n["write_backs"], n["rust"] + n["reference"]) == (1, 1, 10_002)
+    assert n["rust"] > 5000  # most of it: taken in once the text's copies cost enough
+
+
+def test_a_big_message_read_often_stays_on_the_reference_s_path(default_install, counting_factories):
+    """A 1 MB text read every 10 deltas (a live card re-rendered): the round trip through
+    Rust would cost more than the reference's copies between two reads."""
+    counting_factories()
+    want = folded_reply(300, reference_append, read_every=10, initial="x" * (1 << 20))
+    counting_factories()
+    before = stats()
+    assert folded_reply(300, lambda m, e: m.append_event(e), read_every=10, initial="x" * (1 << 20)) == want
+    n = counted(before)
+    assert (n["switches"], n["rust"], n["reference"]) == (0, 0, 300)
+
+
+def test_a_big_message_read_now_and_then_goes_to_rust_each_episode(default_install, counting_factories):
+    """Read at the first delta, then every 1,000: the second episode goes to Rust once
+    the reference's copies have cost 1.5 round trips, each later one at its first delta
+    (the previous one was long enough to pay for the round trip)."""
+    counting_factories()
+    want = folded_reply(5000, reference_append, read_every=1000, initial="x" * (1 << 20))
+    counting_factories()
+    before = stats()
+    assert folded_reply(5000, lambda m, e: m.append_event(e), read_every=1000, initial="x" * (1 << 20)) == want
+    n = counted(before)
+    assert n["switches"] == n["write_backs"] == 5
+    assert 1 < n["reference"] < 200
+
+
+def test_a_message_read_at_every_event_stays_on_the_reference_s_path(default_install):
+    """A message read after each event (a live card re-rendered at every event): no episode
+    pays for the round trip, even tracked from its first delta."""
+    with mode("switching"):
+        msg = AssistantMsg(id="r", name="bot", content=[])
+        before = stats()
+        for e in long_reply(20)[:-1]:
+            msg.append_event(e)
+            assert len(msg.content) == 1  # read (nothing kept)
+        assert counted(before)["switches"] == 0
+        assert type(msg) is Msg and msg.content[0].text == "abcdefgh" * 20
+
+
+def test_the_switching_mode_takes_the_random_sequences_to_rust(counting_factories):
+    """(the tests' "switching" mode does exercise the switch: most sequences go to Rust)"""
+    import differential
+
+    rng = random.Random(7)
+    fold.install()
+    before = stats()
+    try:
+        with mode("switching"):
+            for k in range(100):
+                raw = differential.sequence(rng, k)
+                try:
+                    events = [EVENT.validate_python(e) for e in raw]
+                except Exception:
+                    continue
+                fold_events(events[1:], lambda m, e: m.append_event(e), raw[0]["reply_id"], raw[0]["name"])
+    finally:
+        fold.uninstall()
+    n = counted(before)
+    assert n["switches"] > 30 and n["rust"] > 300 and n["reference"] > 300
 
 
 def test_what_rust_refuses_the_reference_decides(installed, caplog):
@@ -286,21 +416,23 @@ def test_ids_and_timestamps_come_from_agentscope(installed, counting_factories):
 
 
 def same_with_and_without(counting_factories, scenario):
-    """scenario(append) -> a value, run with the reference's method and the installed one
-    (each with counting factories); returns both values (or the exception types)."""
+    """scenario(append) -> a value, run with the reference's method and with install() in
+    each of MODES (each with counting factories); returns [the reference's value, the
+    first installed one that differs from it, or the last] (or the exception types)."""
     out = []
-    for installed in (False, True):
+    for installed in (None, *MODES):
         counting_factories()
         if installed:
             fold.install()
         try:
             append = (lambda m, e: m.append_event(e)) if installed else reference_append
-            out.append(scenario(append))
+            with mode(installed or "default"):
+                out.append(scenario(append))
         except Exception as e:  # the same exception type on both sides
             out.append(("raised", type(e).__name__))
         finally:
             fold.uninstall()
-    return out
+    return [out[0], next((got for got in out[1:] if got != out[0]), out[-1])]
 
 
 def test_an_external_result_is_the_reference_s_own(counting_factories):
@@ -443,16 +575,19 @@ def ev(kind, **fields):
     return EVENT.validate_python({"type": kind, "reply_id": "r", **fields})
 
 
+@pytest.mark.parametrize("at_first", [True, False], ids=["its-first-delta", "after-a-delta"])
 @pytest.mark.parametrize("kind", ["DATA_BLOCK_DELTA", "TOOL_RESULT_DATA_DELTA"])
-def test_a_url_the_reference_refuses_is_refused_at_its_event(kind, counting_factories):
+def test_a_url_the_reference_refuses_is_refused_at_its_event(kind, at_first, counting_factories):
     """The reference raises ValidationError at the event whose URL pydantic refuses and
     keeps what it had; the fold raises there too (before: it took the event, and the next
-    read raised, the read after showed no content at all)."""
+    read raised, the read after showed no content at all). Also when that event is the
+    message's first delta (the one that may take it to Rust)."""
 
     def scenario(append):
         msg = AssistantMsg(id="r", name="bot", content=[])
         append(msg, ev("TEXT_BLOCK_START", block_id="t"))
-        append(msg, ev("TEXT_BLOCK_DELTA", block_id="t", delta="kept"))
+        if not at_first:
+            append(msg, ev("TEXT_BLOCK_DELTA", block_id="t", delta="kept"))
         if kind == "DATA_BLOCK_DELTA":
             append(msg, ev("DATA_BLOCK_START", block_id="d", media_type="image/png"))
             bad = ev(kind, block_id="d", media_type="image/png", url=UNICODE_16_URL)
@@ -468,7 +603,7 @@ def test_a_url_the_reference_refuses_is_refused_at_its_event(kind, counting_fact
         return raised, first, second
 
     want, got = same_with_and_without(counting_factories, scenario)
-    assert want[0] == "ValidationError" and '"text":"kept"' in want[1] and want[1] == want[2]
+    assert want[0] == "ValidationError" and ('"text":"kept"' in want[1] or at_first) and want[1] == want[2]
     assert got == want
 
 
@@ -580,8 +715,7 @@ def test_a_hint_s_source_string_held_elsewhere_is_no_shared_object(installed):
     """agentscope's agent gives every reply's hint block the same `source` string (its
     runtime-state injection's label, held by its config and its events): a string cannot
     change, so the message still goes to Rust after a read (before: kept with the
-    reference for the rest of the reply; in the live service, every reply read between
-    its events)."""
+    reference for the rest of the reply, in the live service every reply)."""
     from agentscope.message import HintBlock
 
     label = '{"label": "System", "sublabel": "Runtime State"}'
@@ -589,8 +723,9 @@ def test_a_hint_s_source_string_held_elsewhere_is_no_shared_object(installed):
     # the hint block as the reference makes it: HintBlock(source=event.source, ...)
     msg = AssistantMsg(id="r", name="bot", content=[HintBlock(id="h", source=label, hint="state")])
     assert msg.content[0].source is label and len(held) == 3
+    before = stats()
     msg.append_event(ev("TEXT_BLOCK_START", block_id="t"))
-    assert type(msg) is not Msg  # folding
+    assert type(msg) is not Msg and counted(before)["switches"] == 1
 
 
 def test_a_folding_message_s_class_reads_as_agentscope_s(installed):

@@ -34,7 +34,7 @@ def converse(service):
         time.sleep(0.1)
         return service.wait(session, until)
 
-    for text in ("hello", "think", "tool", "parallel", "long 3000", "image", "fail", "audio", "progress"):
+    for text in ("hello", "think", "tool", "parallel", "long 3000", "long 20000", "image", "fail", "audio", "progress"):
         say(text)
     status, messages = say("confirm", ("awaiting_permission",))
     reply = messages[-1]
@@ -77,9 +77,39 @@ def test_the_service_stores_the_same_messages_with_the_fast_fold():
         finally:
             service.stop()
     plain, fast = results[False], results[True]
-    # the conversation really ran: 12 replies (9 policies, confirm, ask, confirm interrupted), with text, a tool result, audio and a confirmation
+    # the conversation really ran: 13 replies (10 policies, confirm, ask, confirm interrupted), with text, a tool result, audio and a confirmation
     replies = [m for m in plain[0] if m["role"] == "assistant"]
-    assert len(replies) == 12
+    assert len(replies) == 13
     assert any(b["type"] == "data" for m in replies for b in m["content"])
     assert sum(1 for m in replies if m["finished_reason"] == "interrupted") == 1
     assert normalised(fast) == normalised(plain)
+
+
+@pytest.mark.skipif(os.environ.get("AGENTSCOPE_MESSAGE_SKIP_SERVICE") == "1", reason="asked to skip")
+def test_the_service_s_long_reply_folds_in_rust(tmp_path):
+    """The service folding its replies with install(): a `long 2000` reply (11 KB of
+    text) stays on the reference's path (cheaper there); a `long 20000` one (129 KB) goes
+    to Rust once its text's copies cost more than the round trip, and nothing of the reply
+    the service holds keeps it with the reference (each of its events counted in the
+    service process: AGENTSCOPE_SERVICE_FOLD_STATS)."""
+    path = tmp_path / "stats.json"
+    counts = {}
+    for n in (2000, 20000):
+        service = Service(True, env={"AGENTSCOPE_SERVICE_FOLD_STATS": str(path), "AGENTSCOPE_SERVICE_DELAY_MS": "0"})
+        try:
+            session = service.new_session()
+            service.say(session, f"long {n}")
+            time.sleep(0.1)
+            _, messages = service.wait(session, ("idle",))
+        finally:
+            service.stop()
+        reply = [m for m in messages if m["role"] == "assistant"][-1]
+        text = "".join(b["text"] for b in reply["content"] if b["type"] == "text")
+        assert text == "".join(f"w{i} " for i in range(n))  # every delta stored
+        counts[n] = json.loads(path.read_text())
+    # the reply's events after its REPLY_START: a hint, the text block's start, its
+    # deltas, its end, the model call's end, the reply's end
+    assert counts[2000] == {"rust": 0, "reference": 2006, "switches": 0, "shared": 0, "write_backs": 0}
+    big = counts[20000]
+    assert (big["switches"], big["shared"], big["write_backs"], big["rust"] + big["reference"]) == (1, 0, 1, 20006)
+    assert big["rust"] > 15000
