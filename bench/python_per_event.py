@@ -358,7 +358,9 @@ def main():
     for row in rows:
         r, i = statistics.median(row["reference_us"]), statistics.median(row["install_us"])
         share = f"{statistics.median(row['rust_share']) * 100:.0f} %" if row["rust_share"] else "—"
-        print(f"| {row['label']} | {fmt(r)} | {fmt(i)} | {i / r:.2f} | {share} |")
+        ratio = i / r
+        print(f"| {row['label']} | {fmt(r)} | {fmt(i)} | {ratio:.2f} | {share} |" if ratio >= 0.1 else
+              f"| {row['label']} | {fmt(r)} | {fmt(i)} | {ratio:.2g} | {share} |")
     if a.json:
         Path(a.json).write_text(json.dumps({"python": platform.python_version(), "rows": rows}, indent=1) + "\n")
 
