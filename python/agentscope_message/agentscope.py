@@ -453,15 +453,13 @@ def _step_usage(self: Any, event: Any, kind: str) -> Any:
     """MODEL_CALL_END: the call's usage added."""
     if event.type != kind or event.reply_id != self.id:
         return _original(self, event)
-    self.append_usage(
-        _Usage(
-            input_tokens=event.input_tokens,
-            output_tokens=event.output_tokens,
-            cache_input_tokens=event.cache_input_tokens,
-            cache_creation_input_tokens=(event.cache_creation_input_tokens),
-        ),
-    )
+    counters = {name: getattr(event, name) for name in _USAGE_COUNTERS}
+    self.append_usage(_Usage(**counters))
     return self
+
+
+# the token counters a MODEL_CALL_END carries into the message's usage (REFERENCE.md)
+_USAGE_COUNTERS = ("input_tokens", "output_tokens", "cache_input_tokens", "cache_creation_input_tokens")
 
 
 # an event class → (its step, its type) (set by install)

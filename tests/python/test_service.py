@@ -34,7 +34,7 @@ def converse(service):
         time.sleep(0.1)
         return service.wait(session, until)
 
-    for text in ("hello", "think", "tool", "parallel", "long 3000", "long 20000", "image", "fail", "audio", "progress"):
+    for text in ("hello", "think", "tool", "parallel", "long 3000", "image", "fail", "audio", "progress"):
         say(text)
     status, messages = say("confirm", ("awaiting_permission",))
     reply = messages[-1]
@@ -77,9 +77,11 @@ def test_the_service_stores_the_same_messages_with_the_fast_fold():
         finally:
             service.stop()
     plain, fast = results[False], results[True]
-    # the conversation really ran: 13 replies (10 policies, confirm, ask, confirm interrupted), with text, a tool result, audio and a confirmation
+    # the conversation really ran: 12 replies (9 policies, confirm, ask, confirm interrupted), with text, a tool result, audio and a confirmation
+    # (a reply long enough to go to Rust mid-way: the next test, and the byte-for-byte
+    # tests of tests/python/test_agentscope.py in every mode of the switch)
     replies = [m for m in plain[0] if m["role"] == "assistant"]
-    assert len(replies) == 13
+    assert len(replies) == 12
     assert any(b["type"] == "data" for m in replies for b in m["content"])
     assert sum(1 for m in replies if m["finished_reason"] == "interrupted") == 1
     assert normalised(fast) == normalised(plain)
