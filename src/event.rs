@@ -646,6 +646,23 @@ impl AgentEvent {
         crate::wire::to_string(self)
     }
 
+    /// The bytes of UTF-8 a delta event adds, which [`crate::Limits::max_delta_bytes`]
+    /// counts: the `delta` of `TEXT_BLOCK_DELTA`, `THINKING_BLOCK_DELTA`, `TOOL_CALL_DELTA`
+    /// and `TOOL_RESULT_TEXT_DELTA`; the `data` plus the `url` of `DATA_BLOCK_DELTA` and
+    /// `TOOL_RESULT_DATA_DELTA`. `None` for any other event.
+    pub fn delta_bytes(&self) -> Option<usize> {
+        let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        Some(match self {
+            AgentEvent::TextBlockDelta(e) => e.delta.as_str().len(),
+            AgentEvent::ThinkingBlockDelta(e) => e.delta.as_str().len(),
+            AgentEvent::ToolCallDelta(e) => e.delta.as_str().len(),
+            AgentEvent::ToolResultTextDelta(e) => e.delta.as_str().len(),
+            AgentEvent::DataBlockDelta(e) => len(&e.data) + len(&e.url),
+            AgentEvent::ToolResultDataDelta(e) => len(&e.data) + len(&e.url),
+            _ => return None,
+        })
+    }
+
     /// The `reply_id`, or `None` for `CUSTOM`.
     pub fn reply_id(&self) -> Option<&str> {
         Some(match self {

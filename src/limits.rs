@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use crate::block::ContentBlock;
 use crate::error::MsgError;
-use crate::event::AgentEvent;
 
 /// Caps on one message, in bytes of UTF-8 (or of base64 text for data) and in blocks.
 /// 0 is no cap. A message made by a [`crate::Session`] takes the session's
@@ -61,20 +60,6 @@ pub(crate) fn check(have: usize, add: usize, max: usize, what: &str, option: &st
         "{what} would take {} bytes, past the cap of {max} ({option}); the event was not applied",
         have.saturating_add(add)
     )))
-}
-
-/// The payload of a delta event, or `None` for any other event.
-pub(crate) fn delta_payload(event: &AgentEvent) -> Option<usize> {
-    let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    Some(match event {
-        AgentEvent::TextBlockDelta(e) => e.delta.as_str().len(),
-        AgentEvent::ThinkingBlockDelta(e) => e.delta.as_str().len(),
-        AgentEvent::ToolCallDelta(e) => e.delta.as_str().len(),
-        AgentEvent::ToolResultTextDelta(e) => e.delta.as_str().len(),
-        AgentEvent::DataBlockDelta(e) => len(&e.data) + len(&e.url),
-        AgentEvent::ToolResultDataDelta(e) => len(&e.data) + len(&e.url),
-        _ => return None,
-    })
 }
 
 /// The length of `value`'s wire JSON. (Written and dropped: counting it through a writer

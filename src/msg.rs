@@ -481,7 +481,7 @@ impl Msg {
     /// is that error too rather than a trap.
     pub(crate) fn admit(&mut self, event: &AgentEvent, matching: Matching) -> Result<Admitted, MsgError> {
         let l = self.limits;
-        let payload = limits::delta_payload(event);
+        let payload = event.delta_bytes();
         if let Some(p) = payload {
             limits::check(0, p, l.max_delta_bytes, "a delta", "max_delta_bytes")?;
         }

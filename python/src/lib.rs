@@ -448,29 +448,13 @@ fn long_payload(key: &Bound<'_, PyAny>, item: &Bound<'_, PyAny>) -> Option<&'sta
 }
 
 /// The fields of a delta event's type that `max_delta_bytes` counts (the library's
-/// `limits::delta_payload`).
+/// `AgentEvent::delta_bytes`).
 fn payload_keys(event_type: &str) -> &'static [&'static str] {
     match event_type {
         "TEXT_BLOCK_DELTA" | "THINKING_BLOCK_DELTA" | "TOOL_CALL_DELTA" | "TOOL_RESULT_TEXT_DELTA" => &["delta"],
         "DATA_BLOCK_DELTA" | "TOOL_RESULT_DATA_DELTA" => &["data", "url"],
         _ => &[],
     }
-}
-
-/// The bytes of a delta event that `max_delta_bytes` counts, `None` for another event
-/// (the library's `limits::delta_payload`).
-fn payload_len(event: &core::AgentEvent) -> Option<usize> {
-    use core::AgentEvent as E;
-    let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    Some(match event {
-        E::TextBlockDelta(e) => e.delta.as_str().len(),
-        E::ThinkingBlockDelta(e) => e.delta.as_str().len(),
-        E::ToolCallDelta(e) => e.delta.as_str().len(),
-        E::ToolResultTextDelta(e) => e.delta.as_str().len(),
-        E::DataBlockDelta(e) => len(&e.data) + len(&e.url),
-        E::ToolResultDataDelta(e) => len(&e.data) + len(&e.url),
-        _ => return None,
-    })
 }
 
 /// Puts a string held apart (`EventInput::Split`) into its event's field: the event as
@@ -502,7 +486,7 @@ fn apart_texts<'a>(apart: &'a Apart<'_>) -> PyResult<Vec<(&'static str, &'a str)
 /// bytes) is within the cap.
 fn over_cap(event: &core::AgentEvent, payload: usize, id: &str, limits: core::Limits) -> Option<core::MsgError> {
     let max = limits.max_delta_bytes;
-    if max == 0 || payload <= max || event.reply_id() != Some(id) || payload_len(event).is_none() {
+    if max == 0 || payload <= max || event.reply_id() != Some(id) || event.delta_bytes().is_none() {
         return None;
     }
     Some(core::MsgError::LimitExceeded(format!(
@@ -572,7 +556,7 @@ fn refuse_text(text: &str, id: &str, limits: core::Limits) -> Option<core::MsgEr
     }
     rest.push_str(text.get(at..)?);
     let event = core::AgentEvent::from_json(&rest).ok()?;
-    over_cap(&event, payload_len(&event)?.saturating_add(payload), id, limits)
+    over_cap(&event, event.delta_bytes()?.saturating_add(payload), id, limits)
 }
 
 /// The UTF-8 bytes of the JSON string `raw` (quotes included) once decoded as the
@@ -1148,7 +1132,7 @@ impl PyMsg {
                 let texts = apart_texts(&apart)?;
                 let mut msg = self.lock(py)?;
                 let given = texts.iter().fold(0usize, |n, (_, text)| n.saturating_add(text.len()));
-                let payload = payload_len(&event).unwrap_or(0).saturating_add(given);
+                let payload = event.delta_bytes().unwrap_or(0).saturating_add(given);
                 // a delta over the cap refused before it is copied
                 if let Some(refusal) = over_cap(&event, payload, &msg.id, msg.limits()) {
                     return Err(msg_error(py, &refusal));
