@@ -1,6 +1,6 @@
 """The Python wheel beside the reference, in one run (docs/benchmarks.md, "Python").
 
-    scripts/python-wheel --release    # prints the venv's python (agentscope 2.0.11)
+    scripts/python-wheel    # prints the venv's python (agentscope 2.0.11)
     <that python> bench/python_fold.py [--reference-up-to N] [--service] [--out FILE]
 
 In-process, one reply each, events built beforehand as agentscope pydantic events (as

@@ -2,7 +2,7 @@
 agentscope_message.agentscope.install(), in one process, interleaved (docs/benchmarks.md,
 "Python: per event, every reply size").
 
-    scripts/python-wheel --release    # prints the venv's python (agentscope 2.0.11)
+    scripts/python-wheel    # prints the venv's python (agentscope 2.0.11)
     <that python> bench/python_per_event.py [--runs 5] [--only text-20,mixed] [--json FILE]
 
 Cases (each a fold into fresh messages, as agentscope's ChatService folds a reply: the

@@ -1,6 +1,6 @@
 """The wheel and other Python threads (docs/benchmarks.md, "Python: other threads").
 
-    scripts/python-wheel --release    # prints the venv's python
+    scripts/python-wheel    # prints the venv's python
     <that python> bench/python_threads.py [--runs 3]
 
 A ticker thread counts in a loop (`time.sleep(0.001)`, about 900 ticks a second when it

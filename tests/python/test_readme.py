@@ -35,3 +35,16 @@ def test_the_readme_snippets_run():
         assert fold.installed()
     finally:
         fold.uninstall()
+
+
+def test_the_agentscope_extra_pins_the_agentscope_these_tests_run_with():
+    """`pip install "agentscope-message[agentscope]"` gets the agentscope of the service's
+    pins (scripts/service-requirements.txt), the one installed where these tests run."""
+    import importlib.metadata
+    import tomllib
+
+    project = tomllib.loads((ROOT / "python/pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (pin,) = project["optional-dependencies"]["agentscope"]
+    lines = (ROOT / "scripts/service-requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert [pin] == [line for line in lines if line.startswith("agentscope==")]
+    assert pin == "agentscope==" + importlib.metadata.version("agentscope")
