@@ -362,3 +362,55 @@ fn diagnostics_print_a_custom_event_with_its_name_and_value() {
         )
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_error_and_a_full_disk_is_one() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let events = br#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#;
+    // the pipe's reading end closed before the CLI has read its input, so its write fails
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
+        .arg("replay")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the CLI");
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(events)
+        .expect("write the events");
+    let out = child.wait_with_output().expect("the CLI ends");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+
+    if Path::new("/dev/full").exists() {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
+            .arg("replay")
+            .stdin(Stdio::piped())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .expect("/dev/full"),
+            )
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn the CLI");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(events)
+            .expect("write the events");
+        let out = child.wait_with_output().expect("the CLI ends");
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            "error: writing the output: No space left on device (os error 28)"
+        );
+    }
+}

@@ -278,8 +278,14 @@ fn main() -> ExitCode {
         Ok(output) => {
             if let Some(json) = output {
                 let mut stdout = io::stdout().lock();
-                if writeln!(stdout, "{json}").is_err() {
-                    return ExitCode::from(1);
+                match writeln!(stdout, "{json}").and_then(|()| stdout.flush()) {
+                    Ok(()) => {}
+                    // the reader stopped reading (`| head`): what it wanted was written
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                    Err(e) => {
+                        eprintln!("error: writing the output: {e}");
+                        return ExitCode::from(1);
+                    }
                 }
             }
             ExitCode::SUCCESS
