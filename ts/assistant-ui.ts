@@ -228,11 +228,14 @@ function dataInput(data: string, mediaType: string | undefined, name: string | u
 /**
  * An assistant-ui attachment adapter that turns each file into a `data` block
  * (`dataBlock`, inline base64, capped at `maxBytes`): an image as an image part, any
- * other file as a file part; `onNew` sends them with the text.
+ * other file as a file part; `onNew` sends them with the text. `accept`: assistant-ui's
+ * list of media types and extensions (`"image/*,.pdf"`); default `"*"`, any file
+ * (assistant-ui takes only `"*"` for any file: the MIME wildcard of both parts refuses
+ * every file).
  */
 export function attachmentAdapter(options: { accept?: string } & Pick<DataBlockOptions, "maxBytes"> = {}): AttachmentAdapter {
   return {
-    accept: options.accept ?? "*/*",
+    accept: options.accept ?? "*",
     async add({ file }): Promise<PendingAttachment> {
       return {
         id: `${file.name}-${Date.now()}-${Math.random().toString(36).slice(2)}`,

@@ -7,11 +7,13 @@
 // With `threads=1` in the query: the runtime of `useSessionThreads` (the agent's sessions
 // as threads) with assistant-ui's ThreadList primitives (New, the items' triggers,
 // titles, delete, and rename through the item's `rename`, its new title read from
-// `#rename-title`).
+// `#rename-title`). The composer's Attach button takes files through the default
+// attachment adapter.
 import { StrictMode, useLayoutEffect } from "react";
 import { createRoot } from "react-dom/client";
 import {
   AssistantRuntimeProvider,
+  AttachmentPrimitive,
   ComposerPrimitive,
   MessagePrimitive,
   ThreadListItemPrimitive,
@@ -63,6 +65,14 @@ function Thread() {
             <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
           </ThreadPrimitive.Viewport>
           <ComposerPrimitive.Root>
+            <ComposerPrimitive.Attachments>
+              {() => (
+                <AttachmentPrimitive.Root className="attachment">
+                  <AttachmentPrimitive.Name />
+                </AttachmentPrimitive.Root>
+              )}
+            </ComposerPrimitive.Attachments>
+            <ComposerPrimitive.AddAttachment id="attach">Attach</ComposerPrimitive.AddAttachment>
             <ComposerPrimitive.Input id="input" placeholder="Message" />
             <ComposerPrimitive.Send id="send">Send</ComposerPrimitive.Send>
             <ComposerPrimitive.Cancel id="cancel">Stop</ComposerPrimitive.Cancel>

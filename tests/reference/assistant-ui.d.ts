@@ -47,7 +47,10 @@ export declare function toSendInput(message: Pick<AppendMessage, "content"> & {
 /**
  * An assistant-ui attachment adapter that turns each file into a `data` block
  * (`dataBlock`, inline base64, capped at `maxBytes`): an image as an image part, any
- * other file as a file part; `onNew` sends them with the text.
+ * other file as a file part; `onNew` sends them with the text. `accept`: assistant-ui's
+ * list of media types and extensions (`"image/*,.pdf"`); default `"*"`, any file
+ * (assistant-ui takes only `"*"` for any file: the MIME wildcard of both parts refuses
+ * every file).
  */
 export declare function attachmentAdapter(options?: {
     accept?: string;

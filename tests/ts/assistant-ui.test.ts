@@ -192,6 +192,28 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     await page.close();
   });
 
+  test("attach: a file picked through the composer's Attach (the default adapter) goes with the text as a data block, as stored", TEST, async () => {
+    const { page, problems, sessionId } = await open();
+    const chooser = page.waitForEvent("filechooser");
+    await page.click("#attach");
+    await (await chooser).setFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hi there") });
+    // assistant-ui 0.15 adds nothing for an adapter whose accept is "*/*" (only "*" is any file)
+    await page.waitForSelector(".attachment:has-text('note.txt')", { timeout: 10_000 });
+    await type(page, "hello");
+    await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
+    const want = await asStored(page, sessionId);
+    const blocks = (want[0] as { content: { type: string; text?: string; source?: Json; name?: string }[] }).content;
+    assert.deepEqual(
+      blocks.map(({ type, text, source, name }) => ({ type, text, source, name })),
+      [
+        { type: "text", text: "hello", source: undefined, name: undefined },
+        { type: "data", text: undefined, source: { type: "base64", media_type: "text/plain", data: Buffer.from("hi there").toString("base64") }, name: "note.txt" },
+      ],
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("confirm: the tool UI's approval (send disabled while it waits), Approve → 'The Bash call was approved.', as stored", TEST, async () => {
     const { page, problems, sessionId } = await open();
     await type(page, "confirm");
