@@ -5,7 +5,7 @@
 // component creates a chat.
 import { onDestroy } from "svelte";
 import type { Readable } from "svelte/store";
-import { bindChat, bindSessions, forwardActions, isChatOf, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
+import { bindChat, bindSessions, forwardActions, isChatOf, perViewKey, type VIEW_KEYS, type ChatActions, type ChatBindingOptions, type ChatHandle, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
 import type { SessionsClient } from "./sessions.js";
 
 export type { ChatActions, ChatBindingOptions, ChatView, SessionsActions, SessionsBindingOptions, SessionsView } from "./binding.js";
@@ -15,8 +15,21 @@ export interface CreateChatOptions extends Omit<ChatBindingOptions, "sessionId">
   sessionId?: string | null | Readable<string | null | undefined>;
 }
 
-/** What {@link createChat} returns: a store of the chat's view (the React hook's values), its actions, and `close`. */
-export interface ChatStore extends Readable<ChatView>, ChatActions {
+/**
+ * One store per value of the chat's view (`messages`, `status`, `connection`, `error`,
+ * `pendingActions`, `state`, `session`, `progress`, `partial`, `sessionId`, `hasMore`),
+ * each calling its subscribers only when its value changes (`Object.is`): a reply's
+ * deltas change `messages`, not `status`.
+ */
+export type ChatValueStores = { readonly [K in (typeof VIEW_KEYS)[number]]: Readable<ChatView[K]> };
+
+/**
+ * What {@link createChat} returns: a store of the chat's whole view (the React hook's
+ * values; `$chat` changes with any of them, once per delta while a reply streams), a
+ * store per value (`const { messages, status } = chat`, then `$status`: changes only when
+ * the status does), its actions, and `close`.
+ */
+export interface ChatStore extends Readable<ChatView>, ChatValueStores, ChatActions {
   /** Closes the chat (done by itself when the component that created it is destroyed). */
   close(): void;
 }
@@ -48,6 +61,22 @@ function holder<T>(initial: T): { store: Readable<T>; set(value: T): void; get()
       for (const l of [...listeners]) l(next);
     },
     get: () => value,
+  };
+}
+
+/** The store of one value of `view`: its subscribers are called when that value changes (`Object.is`). */
+function valueStore<K extends keyof ChatView>(view: Readable<ChatView>, key: K): Readable<ChatView[K]> {
+  return {
+    subscribe(run) {
+      let seen = false;
+      let last: ChatView[K] | undefined;
+      return view.subscribe((v) => {
+        if (seen && Object.is(v[key], last)) return;
+        seen = true;
+        last = v[key];
+        run(v[key]);
+      });
+    },
   };
 }
 
@@ -89,6 +118,7 @@ export function createChat(options: CreateChatOptions): ChatStore {
   whenDestroyed(close);
   return {
     subscribe: view.store.subscribe,
+    ...(perViewKey((k) => valueStore(view.store, k)) as ChatValueStores),
     close,
     ...forwardActions(() => handle!),
   };

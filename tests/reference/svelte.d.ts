@@ -1,13 +1,27 @@
 import type { Readable } from "svelte/store";
-import { type ChatActions, type ChatBindingOptions, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
+import { type VIEW_KEYS, type ChatActions, type ChatBindingOptions, type ChatView, type SessionsActions, type SessionsBindingOptions, type SessionsView } from "./binding.js";
 import type { SessionsClient } from "./sessions.js";
 export type { ChatActions, ChatBindingOptions, ChatView, SessionsActions, SessionsBindingOptions, SessionsView } from "./binding.js";
 /** Options of {@link createChat}: the React hook's; `sessionId` may be a readable store (a new id opens a new chat). */
 export interface CreateChatOptions extends Omit<ChatBindingOptions, "sessionId"> {
     sessionId?: string | null | Readable<string | null | undefined>;
 }
-/** What {@link createChat} returns: a store of the chat's view (the React hook's values), its actions, and `close`. */
-export interface ChatStore extends Readable<ChatView>, ChatActions {
+/**
+ * One store per value of the chat's view (`messages`, `status`, `connection`, `error`,
+ * `pendingActions`, `state`, `session`, `progress`, `partial`, `sessionId`, `hasMore`),
+ * each calling its subscribers only when its value changes (`Object.is`): a reply's
+ * deltas change `messages`, not `status`.
+ */
+export type ChatValueStores = {
+    readonly [K in (typeof VIEW_KEYS)[number]]: Readable<ChatView[K]>;
+};
+/**
+ * What {@link createChat} returns: a store of the chat's whole view (the React hook's
+ * values; `$chat` changes with any of them, once per delta while a reply streams), a
+ * store per value (`const { messages, status } = chat`, then `$status`: changes only when
+ * the status does), its actions, and `close`.
+ */
+export interface ChatStore extends Readable<ChatView>, ChatValueStores, ChatActions {
     /** Closes the chat (done by itself when the component that created it is destroyed). */
     close(): void;
 }

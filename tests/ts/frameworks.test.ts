@@ -49,7 +49,7 @@ interface Shown {
   pending: string[];
   messages: Json[];
 }
-declare const app: { send(text: string): Promise<void>; stop(): Promise<void>; confirm(id: string, yes: boolean): Promise<void>; rawSessionId(): string | null };
+declare const app: { send(text: string): Promise<void>; stop(): Promise<void>; confirm(id: string, yes: boolean): Promise<void>; rawSessionId(): string | null; statusRuns?: number };
 declare const mountNow: () => void;
 /** An action's outcome in the page: its value, or the MsgError's code and message. */
 type Settled = { value?: Json; error?: string; message?: string };
@@ -271,6 +271,20 @@ for (const mode of modes) {
       assert.deepEqual(problems, []);
       await page.close();
     });
+
+    if (framework === "svelte") {
+      test(`${name}: a store per value: an effect reading $status runs per status change, not per delta, over long 300`, TEST, async () => {
+        const { page, problems, sessionId } = await sendOn(framework, mode, "long 300");
+        const want = await settledAsStored(page, sessionId);
+        assert.ok(texts(want.at(-1)).join("").includes("w299"));
+        // connecting, ready, then submitted, streaming, ready: a few runs (an effect reading
+        // `$chat.status` instead ran 34 and 49 times here: once per throttled update)
+        const runs = await page.evaluate(() => app.statusRuns ?? 0);
+        assert.ok(runs >= 3 && runs <= 8, `the effect ran ${runs} times`);
+        assert.deepEqual(problems, []);
+        await page.close();
+      });
+    }
 
     test(`${name}: confirm, approved`, TEST, async () => {
       const { page, problems, sessionId } = await sendOn(framework, mode, "confirm");
