@@ -48,3 +48,20 @@ def test_the_agentscope_extra_pins_the_agentscope_these_tests_run_with():
     lines = (ROOT / "scripts/service-requirements.txt").read_text(encoding="utf-8").splitlines()
     assert [pin] == [line for line in lines if line.startswith("agentscope==")]
     assert pin == "agentscope==" + importlib.metadata.version("agentscope")
+
+
+def test_one_version_for_the_three_packages_and_its_changelog_section():
+    """scripts/release's first check: the crate's version (which the npm package takes)
+    is the wheel's, in both its manifests, and CHANGELOG.md has its section."""
+    import tomllib
+
+    def version(path):
+        text = (ROOT / path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        return (data.get("package") or data["project"])["version"]
+
+    crate = version("Cargo.toml")
+    assert version("python/Cargo.toml") == crate
+    assert version("python/pyproject.toml") == crate
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## {re.escape(crate)} ", changelog, re.M)
