@@ -104,6 +104,24 @@ export function isChatOf(view: ChatView, sessionId: string | null | undefined): 
 }
 
 /**
+ * The page's session lists, by service (`baseUrl`, `userId`, `agentId`): a session that a
+ * chat creates or whose record it sees change (auto-naming, a rename: `CUSTOM
+ * session_updated`), or that a list creates, renames or removes, makes every other list
+ * of that service list again, so every binding of the page shows it without app code.
+ */
+const pageLists = new Map<string, Set<() => Promise<void>>>();
+
+/** The service a binding's options name (lists and chats of one key share changes). */
+function serviceKey(o: { baseUrl?: string | readonly string[]; userId?: string; agentId?: string }): string {
+  return JSON.stringify([typeof o.baseUrl === "string" ? [o.baseUrl] : (o.baseUrl ?? []), o.userId ?? "", o.agentId ?? ""]);
+}
+
+/** Every list of the page for `key`, but `except` (one that lists again itself), lists again. */
+function sessionsChanged(key: string, except?: () => Promise<void>): void {
+  for (const refresh of pageLists.get(key) ?? []) if (refresh !== except) void refresh();
+}
+
+/**
  * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
  * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options
  * whose `onError` / `onFinish` / `onEvent` are called (default: `options`). `deferred`:
@@ -123,9 +141,18 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     reject = rej;
   });
   opened.catch(() => {});
+  // the session lists of the page hear of the session this chat made and of its record's
+  // changes (a chat on a transport of its own names no service: they hear nothing)
+  const key = options.transport === undefined ? serviceKey(options) : null;
+  let record: ChatView["session"] | undefined = options.sessionId === undefined ? undefined : null;
   const publish = (): void => {
     if (chat === null) return;
     view = Object.freeze({ ...chat.getSnapshot(), sessionId: chat.sessionId, hasMore: chat.hasMore, chat });
+    if (view.session !== record && view.session !== null) {
+      // (the first record of a session given is the list's own: nothing new)
+      if (key !== null && (record !== null || options.sessionId === undefined)) sessionsChanged(key);
+      record = view.session;
+    }
     onChange(view);
   };
   // (`notify` false while bindChat runs: the binding reads `view()` once it returns, and its
@@ -266,20 +293,30 @@ export function bindSessions(options: SessionsBindingOptions, onChange: (view: S
       if (!closed && mine === generation) set({ error, loading: false });
     }
   };
+  const key = serviceKey(options);
   const act =
     <A extends unknown[], R>(f: (c: SessionsClient, ...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       if (client === null) throw view.error ?? new MsgError("invalid_argument", "no sessions client");
       const result = await f(client, ...args);
+      sessionsChanged(key, refresh);
       await refresh();
       return result;
     };
+  if (client !== null) {
+    const lists = pageLists.get(key) ?? new Set();
+    lists.add(refresh);
+    pageLists.set(key, lists);
+  }
   if (listNow) void refresh();
   return {
     view: () => view,
     client,
     close: () => {
       closed = true;
+      const lists = pageLists.get(key);
+      lists?.delete(refresh);
+      if (lists?.size === 0) pageLists.delete(key);
     },
     refresh,
     create: act((c, o?: CreateSessionOptions) => c.create(o)),

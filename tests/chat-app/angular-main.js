@@ -68,7 +68,7 @@ const SessionsPage = Component({
 })(
   class {
     String = String;
-    selected = signal(query.get("session"));
+    selected = signal(query.has("new") ? undefined : query.get("session"));
     chat = injectChat({ ...serviceOptions, sessionId: this.selected });
     list = injectSessions(serviceOptions);
     sessionsJson = computed(() => JSON.stringify(this.list.sessions()));

@@ -375,6 +375,29 @@ for (const mode of modes) {
       await page.close();
     });
 
+    test(`${name}: the session list hears the chat: the session it makes and its auto-name after the first reply are listed with no refresh by the app`, TEST, async () => {
+      const { page, problems } = await openPage(pageUrl(framework, mode, "&sessions&new"));
+      const { sessionId } = await waitShown(page, (s) => s.status === "ready" && s.sessionId !== "", "the chat's new session");
+      const names = async (): Promise<string | undefined> =>
+        (JSON.parse((await page.textContent("#sessions")) ?? "[]") as Json[]).find((v) => v.session.id === sessionId)?.session.config.name;
+      const until = async (what: string, ok: (name: string | undefined) => boolean): Promise<void> => {
+        const t0 = Date.now();
+        while (!ok(await names())) {
+          if (Date.now() - t0 > WAIT) throw new Error(`timed out waiting for ${what}: ${await names()}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      await until("the new session in the list", (n) => n !== undefined);
+      await page.evaluate(() => sessionsPage.send("hello"));
+      await settledAsStored(page, sessionId);
+      // the service names the session after its first turn; the page's list shows the name
+      await until("the auto-name in the list", (n) => n === "Chat: hello");
+      assert.deepEqual((await listedAsService(page)).find((v) => v.session.id === sessionId)?.session.config.name, "Chat: hello");
+      assert.ok(!(await page.evaluate(() => sessionsPage.views())).some((v) => v.status === "error"));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
     test(`${name}: ${{ vue: "useSessions", svelte: "createSessions", angular: "injectSessions" }[framework]} lists, creates, renames, removes; the list is the service's GET /sessions/ after each`, TEST, async () => {
       await newSession(service!, { name: `made before the ${name} page` });
       const from = site!.requests.length;
