@@ -340,7 +340,7 @@ export interface SessionThreadsOptions extends Omit<UseChatOptions, "sessionId" 
   userId: string;
   /** The agent whose sessions are the threads. */
   agentId: string;
-  /** More headers for the session list's requests. */
+  /** More headers for every request (the session list's and the chat's). */
   headers?: Record<string, string>;
   /** The session open at first (default: none, the new thread). */
   sessionId?: string | null;
@@ -381,7 +381,7 @@ export function useSessionThreads(options: SessionThreadsOptions): SessionThread
   const { baseUrl, userId, agentId, headers, sessionId: initial, ...rest } = options;
   const sessions = useSessions({ baseUrl, userId, agentId, headers, fetch: options.fetch, session: options.session });
   const [sessionId, setSessionId] = useState<string | null>(initial ?? null);
-  const chat = useChat({ ...rest, baseUrl, userId, agentId, sessionId });
+  const chat = useChat({ ...rest, baseUrl, userId, agentId, headers, sessionId });
   const pending = useRef<Pending | null>(null);
   const open = useCallback((id: string | null) => {
     const p = pending.current;
@@ -405,7 +405,7 @@ export function useSessionThreads(options: SessionThreadsOptions): SessionThread
       p.reject(chat.error);
     }
   }, [opened, sessionId, failed, chat.error]);
-  const { create, refresh, rename, remove } = sessions;
+  const { create, rename, remove } = sessions;
   const sendNew = useCallback(
     async (input: ContentBlockInput[]) => {
       const id = await create();
@@ -416,15 +416,8 @@ export function useSessionThreads(options: SessionThreadsOptions): SessionThread
     },
     [create],
   );
-  // the open session renamed (auto-named after its first reply): list again
-  const name = chat.session?.session.id === sessionId ? chat.session?.session.config.name : undefined;
-  const named = useRef(name);
-  useEffect(() => {
-    if (name === undefined || named.current === name) return;
-    const first = named.current === undefined;
-    named.current = name;
-    if (!first || !sessions.sessions.some((v) => v.session.id === sessionId && v.session.config.name === name)) void refresh();
-  }, [name, refresh, sessionId, sessions.sessions]);
+  // (the open session renamed, auto-named after its first reply: the page's lists read
+  // theirs again, binding.ts)
   const threads = useMemo(() => sessions.sessions.map(sessionThread), [sessions.sessions]);
   const threadList: ExternalStoreThreadListAdapter = useMemo(
     () => ({

@@ -11,7 +11,7 @@ import { MsgError } from "./errors.js";
 import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionView } from "./sessions.js";
 
 /** The options of a bound chat (the React hook's `UseChatOptions`, as plain values): the chat's, and where the service is. */
-export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "session">> {
+export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "headers" | "session">> {
   /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
   sessionId?: string | null;
   /** The service's base URL, or the instances of one service (failover). */
@@ -165,7 +165,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
   };
   if (options.sessionId === null) reject(new MsgError("closed", "no chat is open (sessionId is null)"));
   else {
-    const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, session: s, sessionId: id, ...rest } = options;
+    const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, headers: h, session: s, sessionId: id, ...rest } = options;
     const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
       onError: (e) => {
         const handler = latest().onError;
@@ -177,7 +177,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     };
     const open = (notify: boolean): void => {
       try {
-        const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, session: s });
+        const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, headers: h, session: s });
         Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
           (c) => {
             if (closed) return c.close();

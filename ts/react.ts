@@ -130,6 +130,11 @@ export interface UseChatOptions extends Omit<ChatOptions, "sessionId"> {
   transport?: ChatTransport;
   /** The `fetch` of the default transport. */
   fetch?: typeof fetch;
+  /**
+   * More headers for every request of the default transport (e.g. the `Authorization` an
+   * auth proxy checks); read when the chat opens.
+   */
+  headers?: Record<string, string>;
   /** More fields of `POST /sessions/` for a new session (e.g. its `chat_model_config`), for the default transport. */
   session?: Record<string, unknown>;
 }

@@ -98,7 +98,7 @@ export interface SessionThreadsOptions extends Omit<UseChatOptions, "sessionId" 
     userId: string;
     /** The agent whose sessions are the threads. */
     agentId: string;
-    /** More headers for the session list's requests. */
+    /** More headers for every request (the session list's and the chat's). */
     headers?: Record<string, string>;
     /** The session open at first (default: none, the new thread). */
     sessionId?: string | null;

@@ -2,7 +2,7 @@ import { Chat, type AgentScopeTransportOptions, type ChatOptions, type ChatSnaps
 import { MsgError } from "./errors.js";
 import { SessionsClient, type SessionView } from "./sessions.js";
 /** The options of a bound chat (the React hook's `UseChatOptions`, as plain values): the chat's, and where the service is. */
-export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "session">> {
+export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "headers" | "session">> {
     /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
     sessionId?: string | null;
     /** The service's base URL, or the instances of one service (failover). */

@@ -354,3 +354,27 @@ test("the bindings' remove (bindSessions: useSessions, createSessions, injectSes
   chat.close();
   sessions.close();
 });
+
+test("headers of the bound chat's options go on every request of its transport (bindChat, vue useChat, svelte createChat)", async () => {
+  // a fetch that records each request's headers, then fails as a refused connection
+  const seen: Record<string, string>[] = [];
+  const fetch = async (_url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    seen.push(Object.fromEntries(new Headers(init?.headers).entries()));
+    throw new TypeError("fetch failed");
+  };
+  const options = { baseUrl: "http://127.0.0.1:9", userId: "u", agentId: "agent", fetch, headers: { Authorization: "Bearer t0k3n" }, retry: { initialMs: 1, maxMs: 1, attempts: 1 } };
+  const bound = bindChat(options, () => {});
+  const scope = effectScope();
+  const vue = scope.run(() => useVueChat(options))!;
+  const svelte = createChat(options);
+  for (let i = 0; i < 100 && seen.length < 3; i++) await sleep(10);
+  bound.close();
+  scope.stop();
+  svelte.close();
+  void vue;
+  assert.ok(seen.length >= 3, `${seen.length} requests`);
+  for (const headers of seen) {
+    assert.equal(headers.authorization, "Bearer t0k3n");
+    assert.equal(headers["x-user-id"], "u");
+  }
+});
