@@ -20,7 +20,7 @@ import { watchDeletion } from "./open-sessions.js";
 import { now, sleep } from "./timing.js";
 import { RunWatchdog } from "./watchdog.js";
 import { ChatCore } from "./chat-core.js";
-import { Reloader, runStream, type StreamHost } from "./chat-io.js";
+import { Reloader, readPage, runStream, type StreamHost } from "./chat-io.js";
 import type { Effect } from "./chat-state.js";
 import { normalizeOptions, type ChatOptions, type ChatSnapshot, type ChatStatus, type ExternalResult, type SendInput } from "./chat-types.js";
 import type { ChatInput, ChatTransport } from "./transport.js";
@@ -90,7 +90,7 @@ export class Chat {
       settings,
     );
     const host = { core: this.#core, signal: this.#lifetime.signal, do: <T>(transition: () => T): T => this.#do(transition) };
-    this.#reloader = new Reloader({ ...host, history: () => this.#transport.history(this.sessionId, { signal: this.#lifetime.signal }) });
+    this.#reloader = new Reloader({ ...host, history: () => readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }) });
     this.#stream = {
       ...host,
       connect: (after, signal) => this.#transport.stream(this.sessionId, { after, signal }),
@@ -124,7 +124,7 @@ export class Chat {
         () => undefined,
         (e: unknown) => e ?? new Error("the session list failed"),
       );
-      const page = await transport.history(sessionId);
+      const page = await readPage(transport, sessionId);
       chat.#do(() => chat.#core.merge(page));
       const failed = await view;
       // the history route does not check the agent: the list does (another agent's session)
@@ -312,7 +312,7 @@ export class Chat {
     this.#open();
     const oldest = this.#core.history[0];
     if (!this.#core.hasMore || oldest === undefined) return false;
-    const page = await this.#transport.history(this.sessionId, { before: oldest.id, signal: this.#lifetime.signal });
+    const page = await readPage(this.#transport, this.sessionId, { before: oldest.id, signal: this.#lifetime.signal });
     return this.#do(() => this.#core.older(page));
   }
 
@@ -324,7 +324,7 @@ export class Chat {
   async #awaited(): Promise<boolean> {
     const submit = this.#core.submit;
     if (submit === null) return false;
-    const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+    const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
     return this.#core.awaited(submit, page);
   }
 
@@ -394,7 +394,7 @@ export class Chat {
         // not applied. Held (by this message's run about to store it, or by another run:
         // one saving, or one whose instance died with its lock) and not stored: asked
         // again until VERIFY_WAIT_MS, then nobody can tell.
-        const stored = async () => (await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
+        const stored = async () => (await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
         const t0 = now();
         for (;;) {
           if (await stored()) return true;
@@ -495,7 +495,7 @@ export class Chat {
         // not applied only while the service still waits on those calls of the stored reply
         const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
         if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
-        const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+        const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
         const reply = page.messages.find((m) => m?.id === replyId);
         const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
         return !callIds.every((id) => waiting.includes(id));

@@ -320,8 +320,7 @@ export class AgentScopeTransport implements ChatTransport {
     const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal, "any");
     const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown } | null>(response, `GET ${path}`);
     if (!isObject(body) || !Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`, { status: response.status });
-    const bad = (body.messages as unknown[]).findIndex((m) => !isObject(m) || typeof m.id !== "string" || typeof m.role !== "string" || !Array.isArray(m.content));
-    if (bad >= 0) throw new MsgError("http_error", `GET ${path}: messages[${bad}] is not a message`, { status: response.status });
+    checkMessages(body.messages, `GET ${path}`, response.status);
     return {
       messages: body.messages as MsgJSON[],
       eventCursor: typeof body.event_cursor === "string" ? body.event_cursor : null,
@@ -355,6 +354,27 @@ export class AgentScopeTransport implements ChatTransport {
     if (typeof status !== "string") throw new MsgError("http_error", `GET ${path}: no status in the response`, { status: response.status });
     return status as ServiceStatus;
   }
+}
+
+/**
+ * Checks the messages of a history page as the chat reads them: each an object with a
+ * string `id` and `role` and a `content` list of blocks, each block an object with a
+ * string `type` (a tool call or result also a string `id`). Throws `http_error` (with
+ * `status`, the answer's) for the first that is not, before anything of the page is used.
+ */
+export function checkMessages(messages: unknown, what: string, status?: number): asserts messages is MsgJSON[] {
+  if (!Array.isArray(messages)) throw new MsgError("http_error", `${what}: no messages in the response`, { status });
+  messages.forEach((m: unknown, i) => {
+    if (!isObject(m) || typeof m.id !== "string" || typeof m.role !== "string" || !Array.isArray(m.content)) {
+      throw new MsgError("http_error", `${what}: messages[${i}] is not a message`, { status });
+    }
+    (m.content as unknown[]).forEach((b, j) => {
+      const block = b as Record<string, unknown>;
+      if (!isObject(b) || typeof block.type !== "string" || ((block.type === "tool_call" || block.type === "tool_result") && typeof block.id !== "string")) {
+        throw new MsgError("http_error", `${what}: messages[${i}].content[${j}] is not a content block`, { status });
+      }
+    });
+  });
 }
 
 /** Whether `value` is a JSON object (not null, not an array). */
