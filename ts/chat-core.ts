@@ -188,6 +188,7 @@ export class ChatCore extends ChatState {
     // a session that does not exist (or is not the user's) will not come back
     if (msgError.code === "http_error" && msgError.status !== undefined && msgError.status >= 400 && msgError.status < 500 && msgError.status !== 408 && msgError.status !== 429) {
       this.link = "lost";
+      this.gone = msgError;
       this.fail(msgError, true);
       return null;
     }
@@ -252,6 +253,7 @@ export class ChatCore extends ChatState {
   /** The session is gone (a 404, or deleted in this page): the chat's stream ends for good. */
   deleted(error: MsgError): void {
     this.link = "lost";
+    this.gone = error;
     this.fail(error, true);
     this.effects.push({ type: "abort_stream", error });
   }
@@ -264,6 +266,7 @@ export class ChatCore extends ChatState {
    * whether a run was taken as lost before (restored if the post fails).
    */
   beginSend(msgs: readonly MsgJSON[], status: ChatStatus): boolean {
+    this.usable();
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
     for (const msg of msgs) this.tail.push({ kind: "user", msg });
@@ -288,8 +291,18 @@ export class ChatCore extends ChatState {
     else this.changed();
   }
 
+  /**
+   * Refuses an input for a session found gone (deleted, or not the user's: a 4xx of its
+   * stream or a 404 of its history), before any request: the error that said so, again.
+   */
+  usable(): void {
+    const gone = this.gone;
+    if (gone !== null) throw new MsgError(gone.code, `nothing is sent: the session is gone (${gone.message}); open another session`, { status: gone.status });
+  }
+
   /** The waiting call `toolCallId` of `kind`; `invalid_argument` if none waits (or this chat answered it). */
   action(pending: readonly ChatPendingAction[], toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
+    this.usable();
     if (typeof toolCallId !== "string") throw new MsgError("invalid_argument", "toolCallId must be a string");
     const action = this.answered.has(toolCallId) ? undefined : pending.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
     if (action === undefined) {
@@ -301,13 +314,24 @@ export class ChatCore extends ChatState {
 
   /** Calls are being answered: a second answer meanwhile is refused (the service would park the reply). */
   answering(callIds: readonly string[]): void {
-    for (const id of callIds) this.answered.add(id);
+    for (const id of callIds) {
+      this.answered.add(id);
+      this.answerPosting.add(id);
+    }
     this.changed(); // (`answered` in pendingActions)
+  }
+
+  /** The service took the answer of calls (its run may still never come: see `runOverReloaded`). */
+  answerPosted(callIds: readonly string[]): void {
+    for (const id of callIds) this.answerPosting.delete(id);
   }
 
   /** The answer of calls failed: they may be answered again. */
   answerFailed(callIds: readonly string[]): void {
-    for (const id of callIds) this.answered.delete(id);
+    for (const id of callIds) {
+      this.answered.delete(id);
+      this.answerPosting.delete(id);
+    }
     this.changed();
   }
 
@@ -329,8 +353,10 @@ export class ChatCore extends ChatState {
   /** `stop()` begins: the turns posted are marked stopped (dropped quietly if never stored). */
   beginStop(): void {
     for (const posted of this.posted.values()) posted.stopped = true;
+    for (const id of this.answered) this.stoppedAnswers.add(id);
     this.stopping = true;
     this.interrupted = false;
+    this.stopAnswer = false;
     this.changed();
   }
 
@@ -343,6 +369,9 @@ export class ChatCore extends ChatState {
   /** The interrupt was answered. A message waiting behind a lost run's lock is cancelled by it. */
   interruptSent(): void {
     this.interrupted = true;
+    // (an answer's run starts once the service's dispatcher takes it: an interrupt that
+    // reached the parked reply before may be lost, so it goes again when the run shows)
+    this.stopAnswer = this.submit?.kind === "answer";
     if (this.submit?.kind === "send" && this.runLost) {
       for (const posted of this.posted.values()) posted.over = true;
       this.submit = null;
@@ -359,6 +388,11 @@ export class ChatCore extends ChatState {
   watched(status: ChatStatus): "run" | "stopping" | null {
     if (status === "stopping") return "stopping";
     return status === "streaming" || status === "submitted" || this.runLost ? "run" : null;
+  }
+
+  /** Whether a stop waits for the run of the answer it came after (see `interruptSent`). */
+  stopWaits(): boolean {
+    return this.stopping && this.stopAnswer && this.submit?.kind === "answer";
   }
 
   /** Whether silence may be taken as a lost run: the stream is open and the run not taken as lost already. */
@@ -427,13 +461,39 @@ export class ChatCore extends ChatState {
     }
     this.submit = null;
     this.serviceRunning = false;
+    this.unanswer();
     this.changed();
+  }
+
+  /**
+   * The service runs nothing and the stored page still has calls this chat answered
+   * waiting (the answer was taken, 200, but never applied: the instance that took it went
+   * away; or a stop left the reply parked): they may be answered again. Unless stopped,
+   * `error` says so (`run_lost`).
+   */
+  unanswer(): void {
+    if (this.answered.size === 0) return;
+    const waiting = new Set(findPending(this.history).map((a) => a.toolCall.id));
+    let lost = 0;
+    for (const id of [...this.answered]) {
+      // (an answer still on its way is not over)
+      if (this.answerPosting.has(id) || !waiting.has(id)) continue;
+      this.answered.delete(id);
+      if (!this.stoppedAnswers.delete(id)) lost += 1;
+    }
+    if (lost > 0 && !this.fatal) {
+      this.error = new MsgError(
+        "run_lost",
+        `the answer to ${lost === 1 ? "a tool call was" : `${lost} tool calls were`} not applied: the service took it, then ran nothing and still waits on the call (the instance that took it likely went away); answer it again`,
+      );
+    }
   }
 
   /** `reconnect()` after a lost service: the stream is tried again from scratch. Returns whether it is. */
   reconnect(): boolean {
     if (!this.fatal || this.link === "open") return false;
     this.fatal = false;
+    this.gone = null; // (asked again: a reload finds it gone again, or not)
     this.link = "reconnecting";
     this.error = null;
     this.streamFailures = 0;

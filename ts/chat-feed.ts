@@ -90,8 +90,11 @@ function pass(s: ChatState, { outcome, event }: KeptEvent): void {
   if (event.type === "REPLY_START") {
     continued = s.started.has(event.reply_id) || s.historyIds.has(event.reply_id);
     s.started.add(event.reply_id);
+    s.endRebuilt.delete(event.reply_id); // (its next end is the stream's)
   }
-  s.effects.push({ type: "event", event, info: { continued } });
+  // the end of a reply already told from the stored history (see chat-history.ts), late
+  if (event.type === "REPLY_END" && s.endRebuilt.delete(event.reply_id)) return;
+  s.effects.push({ type: "event", event, info: { continued, rebuilt: false } });
 }
 
 /**
@@ -193,7 +196,10 @@ function afterEvents(s: ChatState): void {
   const submit = s.submit;
   if (submit !== null) {
     if (submit.kind === "send" && s.tailRepliesAfter(submit.replies)) s.submit = null;
-    if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) s.submit = null;
+    if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) {
+      s.submit = null;
+      s.answerRunShown();
+    }
   }
   if (finished.length > 0 || parked) s.reload(true);
   s.changed();

@@ -24,6 +24,8 @@ export type Effect =
   | { readonly type: "progressed" }
   /** Move the transport to its next instance. */
   | { readonly type: "failover" }
+  /** Send the interrupt again (a stop came before the run of an answer started: it was lost on the parked reply). */
+  | { readonly type: "interrupt" }
   /** Drop the event stream's connection (the session is gone). */
   | { readonly type: "abort_stream"; readonly error: MsgError };
 
@@ -63,10 +65,18 @@ export class ChatState {
   stopping = false;
   /** the interrupt of the stop under way was answered (a page at rest then ends the stop) */
   interrupted = false;
+  /** the interrupt went out before the run of the answer posted had shown: sent again once it shows */
+  stopAnswer = false;
   /** tool calls answered (or being answered) by this chat: not answered again */
   answered = new Set<string>();
+  /** tool calls whose answer's POST is on its way */
+  answerPosting = new Set<string>();
+  /** tool calls answered before a stop (found still waiting after it: answerable again, quietly) */
+  stoppedAnswers = new Set<string>();
   /** replies whose start this chat met (a later REPLY_START of one continues it) */
   started = new Set<string>();
+  /** replies whose REPLY_END `onEvent` got rebuilt from the stored history (the stream's, if it still comes, is not passed) */
+  endRebuilt = new Set<string>();
   /** replies the history shows ended, as stored: the stream's later events of them are stale */
   ended = new Map<string, MsgJSON>();
   /** replies waiting for an answer (reloaded once when they park) */
@@ -81,6 +91,8 @@ export class ChatState {
   /** the stream is lost for good (a session that is gone, the attempts ran out): status `error` */
   fatal = false;
   error: MsgError | null = null;
+  /** the session was found gone (deleted, a 4xx of its stream): the error that said so; every input is refused */
+  gone: MsgError | null = null;
   submit: Submit | null = null;
   runError = false;
   /** the run was taken as lost (lostRunMs) and nothing has come of it since */
@@ -173,6 +185,13 @@ export class ChatState {
     if (!this.runLost) return;
     this.runLost = false;
     if (this.error?.code === "run_lost") this.error = null;
+  }
+
+  /** The run of the answer posted has shown: a stop that came before it is sent again now. */
+  answerRunShown(): void {
+    if (!this.stopAnswer) return;
+    this.stopAnswer = false;
+    if (this.stopping) this.effects.push({ type: "interrupt" });
   }
 
   tailRepliesAfter(count: number): boolean {

@@ -8,7 +8,7 @@
 // chat-state.ts, chat-history.ts and chat-feed.ts; no request, timer or clock in them)
 // decides — the requests, the stream's reads, the timers, the notifications — and feeds
 // their outcomes back in. docs/chat.md, "How the chat is built".
-import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } from "./errors.js";
 import { init } from "./load.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { confirmEvent, externalEvent, externalResults, postedInput, sendMessage } from "./chat-input.js";
@@ -81,6 +81,7 @@ export class Chat {
         closed: () => this.#core.closed,
         watched: () => this.#core.watched(this.getSnapshot().status),
         mayLose: () => this.#core.mayLose(),
+        stopWaits: () => this.#core.stopWaits(),
         status: () => this.#transport.status(this.sessionId, { signal: this.#lifetime.signal }),
         lost: (quietMs) => this.#do(() => this.#core.markLost(quietMs)),
         awaited: () => this.#awaited(),
@@ -261,6 +262,14 @@ export class Chat {
       case "failover":
         this.#call(() => this.#transport.failover?.());
         break;
+      case "interrupt":
+        this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal }).then(
+          () => this.#watchdog.askNow(),
+          (e: unknown) => {
+            if (!this.#core.closed) this.#report(e);
+          },
+        );
+        break;
       case "abort_stream":
         this.#connection?.abort(effect.error);
         break;
@@ -426,6 +435,9 @@ export class Chat {
     } finally {
       this.#watchdog.postEnded();
     }
+    // the service took it: reachable again, so a stream lost after its attempts connects
+    // again (as reconnect() would), else the run it started would never show
+    if (!this.#core.closed && this.#do(() => this.#core.reconnect())) void runStream(this.#stream, true);
   }
 
   #action(toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
@@ -443,6 +455,7 @@ export class Chat {
    */
   async confirm(toolCallId: string, confirmed: boolean, options: { rules?: readonly unknown[] | null } = {}): Promise<void> {
     this.#open();
+    options = optionsObject(options, "confirm");
     if (typeof confirmed !== "boolean") throw new MsgError("invalid_argument", "confirmed must be a boolean");
     const action = this.#action(toolCallId, "confirm");
     await this.#answer(action, confirmEvent(action, confirmed, options.rules), [toolCallId]);
@@ -478,6 +491,7 @@ export class Chat {
       this.#do(() => this.#core.answerFailed(callIds));
       throw e;
     }
+    this.#core.answerPosted(callIds);
   }
 
   async #answerOnce(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {

@@ -441,3 +441,63 @@ test("one instance: a request safe to repeat (POST /sessions/, history) is tried
   await refused(() => transportOf(chat.f).chat(SID, { name: "user", role: "user", content: [] } as never), "service_unavailable", "a reset POST /chat/");
   assert.deepEqual(chat.calls, ["POST /chat/"]);
 });
+
+// attack 36, r7 / r8 / r15 / r16: one code per fault, whatever the shape; nothing sent
+test("a lone surrogate is invalid_argument in every shape send and post take, and in userName (at open); nothing sent", async () => {
+  const { chat, calls } = await parkedChat();
+  try {
+    for (const [what, run] of [
+      ["send(text)", () => chat.send(LONE)],
+      ["send([text block])", () => chat.send([{ type: "text", text: LONE }])],
+      ["send({content})", () => chat.send({ content: LONE })],
+      ["send({metadata})", () => chat.send({ content: "x", metadata: { k: LONE } })],
+      ["send(msg JSON)", () => chat.send({ id: "x1", role: "user", name: LONE, content: [{ type: "text", text: "x" }], metadata: {}, created_at: T } as never)],
+      ["post([msg JSON])", () => chat.post([{ id: "x2", role: "user", name: "u", content: [{ type: "text", text: LONE }], metadata: {}, created_at: T }] as never)],
+    ] as const) {
+      await refused(run, "invalid_argument", what);
+    }
+    assert.deepEqual(writes(calls), []);
+  } finally {
+    chat.close();
+  }
+  await refused(() => Chat.open(transportOf(recordingFetch().fetch), { sessionId: SID, userName: "a\ud800b" }), "invalid_argument", "userName");
+});
+
+test("wrong argument types are MsgErrors (never a TypeError), answers of the wrong shape are refused before the request", async () => {
+  const { chat, calls } = await parkedChat();
+  const aborted = new AbortController();
+  aborted.abort();
+  const t = transportOf(recordingFetch().fetch);
+  const sessions = new SessionsClient(t);
+  try {
+    await refused(() => chat.confirm("tool", true, null as never), "invalid_argument", "confirm options null");
+    await refused(() => chat.confirm("tool", true, { rules: 5 as never }), "invalid_argument", "confirm rules 5");
+    await refused(() => chat.submitExternal({ toolCallId: "ask" } as never), "invalid_argument", "submitExternal without output");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "x", metadata: "x" as never }), "invalid_argument", "submitExternal metadata 'x'");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "x", state: "bogus" as never }), "invalid_argument", "submitExternal state bogus");
+    assert.deepEqual(writes(calls), []);
+    // (the calls still wait: none was marked answered)
+    assert.deepEqual(chat.pendingActions.map((a) => a.answered ?? false), [false, false]);
+  } finally {
+    chat.close();
+  }
+  await refused(() => sessions.list(null as never), "invalid_argument", "sessions.list(null)");
+  await refused(() => sessions.rename(SID, "x", null as never), "invalid_argument", "sessions.rename(…, null)");
+  await refused(() => t.history(SID, null as never), "invalid_argument", "transport.history(…, null)");
+  await refused(() => t.request("GET", "/sessions/", null as never), "invalid_argument", "transport.request(…, null)");
+  const e = await refused(() => sessions.list({ signal: aborted.signal }), "aborted", "an aborted signal");
+  assert.ok(e.cause instanceof DOMException);
+});
+
+test("a CUSTOM state_updated whose tasks_context or permission_context is null (or a list) is ignored: state stays as it was", async () => {
+  const { AppState } = await import("../../pkg/dist/app-state.js");
+  const app = new AppState(SID, null, new AbortController().signal, () => {}, () => {});
+  const good = { tasks_context: { tasks: [] }, permission_context: { mode: "default" } };
+  const custom = (value: unknown) => ({ type: "CUSTOM", name: "state_updated", value }) as never;
+  app.apply(custom(good));
+  assert.deepEqual(app.state, good);
+  for (const value of [{ tasks_context: null, permission_context: { mode: "x" } }, { tasks_context: { tasks: [] }, permission_context: null }, { tasks_context: [], permission_context: {} }]) {
+    app.apply(custom(value));
+    assert.deepEqual(app.state, good, JSON.stringify(value));
+  }
+});
