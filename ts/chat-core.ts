@@ -165,7 +165,8 @@ export class ChatCore extends ChatState {
   /** The event stream answered: open; the replies in flight are checked against its replay. */
   streamOpened(): void {
     this.link = "open";
-    this.error = this.fatal ? this.error : null;
+    // (the stream's own error goes; a failed or lost run's stays)
+    if (!this.fatal && this.error === this.streamError) this.error = null;
     this.changed();
     this.session.restartStream();
     this.unchecked = new Set(
@@ -203,7 +204,11 @@ export class ChatCore extends ChatState {
       this.fail(new MsgError("service_unavailable", `lost the service: ${msgError.message} (${this.streamFailures} attempts; call reconnect())`), true);
       return null;
     }
-    this.error = msgError;
+    // (a failed or lost run's error stays: the reconnect's goes to onError)
+    if (this.error?.code !== "run_failed" && this.error?.code !== "run_lost") {
+      this.error = msgError;
+      this.streamError = msgError;
+    }
     this.changed();
     return { retryMs: Math.min(this.retry.maxMs, this.retry.initialMs * 2 ** (this.streamFailures - 1)) };
   }
@@ -216,7 +221,8 @@ export class ChatCore extends ChatState {
    */
   reloadFailed(e: unknown, failures: number): { retryMs: number; tired: boolean } | null {
     this.report(e);
-    const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status < 500 && e.status !== 408 && e.status !== 429;
+    // (a page that is not what the chat reads, answered 2xx, is tried again as a 5xx is)
+    const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
     if (lasting && e.status === 404) {
       // the session was deleted under the chat: it will not come back
       this.deleted(e);
@@ -235,7 +241,8 @@ export class ChatCore extends ChatState {
         `could not reload the stored messages (${(e as Error)?.message ?? e}); trying again every ${this.retry.maxMs} ms`,
         { cause: e },
       );
-      this.fail(this.reloadError);
+      // (a failed or lost run's error stays: it is what the status says)
+      if (this.error?.code !== "run_failed" && this.error?.code !== "run_lost") this.fail(this.reloadError);
       tired = true;
     }
     return { retryMs: Math.min(this.retry.maxMs, this.retry.initialMs * 2 ** (Math.min(failures, 30) - 1)), tired };
@@ -465,37 +472,13 @@ export class ChatCore extends ChatState {
     this.changed();
   }
 
-  /**
-   * The service runs nothing and the stored page still has calls this chat answered
-   * waiting (the answer was taken, 200, but never applied: the instance that took it went
-   * away; or a stop left the reply parked): they may be answered again. Unless stopped,
-   * `error` says so (`run_lost`).
-   */
-  unanswer(): void {
-    if (this.answered.size === 0) return;
-    const waiting = new Set(findPending(this.history).map((a) => a.toolCall.id));
-    let lost = 0;
-    for (const id of [...this.answered]) {
-      // (an answer still on its way is not over)
-      if (this.answerPosting.has(id) || !waiting.has(id)) continue;
-      this.answered.delete(id);
-      if (!this.stoppedAnswers.delete(id)) lost += 1;
-    }
-    if (lost > 0 && !this.fatal) {
-      this.error = new MsgError(
-        "run_lost",
-        `the answer to ${lost === 1 ? "a tool call was" : `${lost} tool calls were`} not applied: the service took it, then ran nothing and still waits on the call (the instance that took it likely went away); answer it again`,
-      );
-    }
-  }
-
   /** `reconnect()` after a lost service: the stream is tried again from scratch. Returns whether it is. */
   reconnect(): boolean {
     if (!this.fatal || this.link === "open") return false;
     this.fatal = false;
     this.gone = null; // (asked again: a reload finds it gone again, or not)
     this.link = "reconnecting";
-    this.error = null;
+    this.error = this.runError ? this.runFailure : null; // (a failed run's error stays)
     this.streamFailures = 0;
     this.changed();
     return true;

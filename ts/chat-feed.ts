@@ -189,7 +189,7 @@ function afterEvents(s: ChatState): void {
       s.runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
       if (s.runError) {
         const info = m.error as { message?: string; type?: string } | null;
-        s.error = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
+        s.error = s.runFailure = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
       }
     }
   }

@@ -113,6 +113,8 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
     }
     s.lost.clear();
     s.clearLost();
+    // at rest with no answer on its way: calls answered and still waiting were never applied
+    if (s.submit === null) s.unanswer();
   }
   s.tail = s.tail.filter((t) => (t.kind === "user" ? !s.historyIds.has(t.msg.id) : !s.historyIds.has(t.id)));
   // the input posted is stored, and its run over or its reply ended: it is no longer on
@@ -167,6 +169,8 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
 export function insertStored(s: ChatState, m: MsgJSON): void {
   s.stored.set(m.id, m);
   s.insert(m);
+  // (the reply an answer waits on, put in as stored: no sign of the answer's run)
+  if (s.submit?.kind === "answer" && s.submit.replyId === m.id) s.submit.seen = s.session.get(m.id);
 }
 
 /** Puts `m` (stored, ended) in again after a late event of it; it stays over. */

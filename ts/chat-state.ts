@@ -3,9 +3,9 @@
 // transitions that change it live in chat-core.ts, chat-history.ts (a page of stored
 // messages) and chat-feed.ts (the event stream's bytes).
 import type { AgentEvent } from "./event.js";
-import type { MsgError } from "./errors.js";
+import { MsgError } from "./errors.js";
 import type { MsgJSON } from "./message.js";
-import type { Diagnostic, Session } from "./session.js";
+import { pendingActions, type Diagnostic, type Session } from "./session.js";
 import type { ChatConnection, EventInfo, Retry, Settings } from "./chat-types.js";
 
 /** What the shell is asked to do after a transition, in order. */
@@ -95,6 +95,8 @@ export class ChatState {
   gone: MsgError | null = null;
   submit: Submit | null = null;
   runError = false;
+  /** the error of the failed run (`runError`) */
+  runFailure: MsgError | null = null;
   /** the run was taken as lost (lostRunMs) and nothing has come of it since */
   runLost = false;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
@@ -125,6 +127,8 @@ export class ChatState {
   streamFailures = 0;
   /** the stream's connection brought an event (applied or a replayed duplicate) */
   streamHealthy = false;
+  /** the error set when the stream failed (cleared when it opens again) */
+  streamError: MsgError | undefined;
   /** the error set when a reload failed past the attempts (cleared by its success) */
   reloadError: MsgError | undefined;
   /** the snapshot may have changed since it was last made */
@@ -185,6 +189,30 @@ export class ChatState {
     if (!this.runLost) return;
     this.runLost = false;
     if (this.error?.code === "run_lost") this.error = null;
+  }
+
+  /**
+   * The service runs nothing and the stored page still has calls this chat answered
+   * waiting (the answer was taken, 200, but never applied: the instance that took it went
+   * away; or a stop left the reply parked): they may be answered again. Unless stopped,
+   * `error` says so (`run_lost`).
+   */
+  unanswer(): void {
+    if (this.answered.size === 0) return;
+    const waiting = new Set(pendingActions(this.history).map((a) => a.toolCall.id));
+    let lost = 0;
+    for (const id of [...this.answered]) {
+      // (an answer still on its way is not over)
+      if (this.answerPosting.has(id) || !waiting.has(id)) continue;
+      this.answered.delete(id);
+      if (!this.stoppedAnswers.delete(id)) lost += 1;
+    }
+    if (lost > 0 && !this.fatal) {
+      this.error = new MsgError(
+        "run_lost",
+        `the answer to ${lost === 1 ? "a tool call was" : `${lost} tool calls were`} not applied: the service took it, then ran nothing and still waits on the call (the instance that took it likely went away); answer it again`,
+      );
+    }
   }
 
   /** The run of the answer posted has shown: a stop that came before it is sent again now. */
