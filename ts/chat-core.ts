@@ -292,7 +292,8 @@ export class ChatCore extends ChatState {
   sendFailed(msgs: readonly MsgJSON[], wasLost: boolean, e: unknown): void {
     for (const msg of msgs) this.posted.delete(msg);
     this.tail = this.tail.filter((t) => !(t.kind === "user" && msgs.includes(t.msg)));
-    this.submit = null;
+    // (only its own wait: a later send's, made once this one's run had shown, goes on)
+    if (this.submit?.kind === "send" && this.submit.ids?.some((id) => msgs.some((m) => m.id === id))) this.submit = null;
     this.runLost ||= wasLost; // still held by the lost run
     if (e instanceof MsgError) this.fail(e);
     else this.changed();

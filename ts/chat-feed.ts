@@ -92,6 +92,9 @@ function pass(s: ChatState, { outcome, event }: KeptEvent): void {
     s.started.add(event.reply_id);
     s.endRebuilt.delete(event.reply_id); // (its next end is the stream's)
   }
+  // (a reply an event passed was of is met: a REPLY_START of it later continues it)
+  const replyId = (event as { reply_id?: unknown }).reply_id;
+  if (typeof replyId === "string") s.started.add(replyId);
   // the end of a reply already told from the stored history (see chat-history.ts), late
   if (event.type === "REPLY_END" && s.endRebuilt.delete(event.reply_id)) return;
   s.effects.push({ type: "event", event, info: { continued, rebuilt: false } });
