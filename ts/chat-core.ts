@@ -57,7 +57,9 @@ export class ChatCore extends ChatState {
     const prev = this.#snapshot;
     const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
     // the calls asked about in the messages, then those their reply never started
-    const pending: ChatPendingAction[] = [...findPending(messages), ...session.unstartedCalls, ...app.workerCalls()].map((a) =>
+    // (a call whose reply the history shows ended, e.g. interrupted, waits no more)
+    const unstarted = session.unstartedCalls.filter((a) => !this.ended.has(a.replyId));
+    const pending: ChatPendingAction[] = [...findPending(messages), ...unstarted, ...app.workerCalls()].map((a) =>
       this.answered.has(a.toolCall.id) ? Object.freeze({ ...a, answered: true }) : a,
     );
     const samePending =

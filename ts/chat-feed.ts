@@ -202,6 +202,10 @@ function afterEvents(s: ChatState): void {
     if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) {
       s.submit = null;
       s.answerRunShown();
+      // the reply changed and still waits on the calls answered (a stale answer's echo, an
+      // interrupt's end): the page at rest tells whether the answer was applied
+      const reply = s.session.get(submit.replyId);
+      if (reply !== undefined && findPending(reply).some((a) => submit.calls?.includes(a.toolCall.id))) s.reload(true);
     }
   }
   if (finished.length > 0 || parked) s.reload(true);
