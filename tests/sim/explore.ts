@@ -165,6 +165,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   let openStarted = 0;
   let sessionId: string | null = null;
   const sessions: string[] = [];
+  /** sessions deleted (deleteOpen): a killed run of one holds its lock (a timer) until its lease ends */
+  const deleted: string[] = [];
   /** the snapshot the chat's listener read when it was last told (a UI renders that one) */
   let seen: Json = null;
   let notified = 0;
@@ -363,7 +365,10 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
             if (c.getSnapshot().messages.length !== shown || sim.events(sid).length !== before) violate("a send after the chat found its session deleted changed the messages or reached the service");
           }
           // (a delete that failed, an instance down, leaves it: its runs are waited for at rest)
-          if (!sim.sessionIds().includes(sid)) sessions.splice(sessions.indexOf(sid), 1);
+          if (!sim.sessionIds().includes(sid)) {
+            sessions.splice(sessions.indexOf(sid), 1);
+            deleted.push(sid);
+          }
           c.close();
           chat = null;
           await open(null);
@@ -473,7 +478,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     // (a killed instance restarts: at most 60 s)
     for (let i = 0; i < 70 && !sim.reachable(); i++) await tick(1000);
     if (chat === null) await open(sessionId);
-    const busy = () => !sim.reachable() || sessions.some((sid) => sim.running(sid));
+    const busy = () => !sim.reachable() || [...sessions, ...deleted].some((sid) => sim.running(sid));
     // (a killed instance's run holds its session's lock for its lease: up to 600 s)
     const restBound = killed ? 700 : 60;
     // (100 ms steps for the first minute, then 1 s: a lease is waited out in minutes)
