@@ -276,6 +276,8 @@ export class ChatCore extends ChatState {
    */
   beginSend(msgs: readonly MsgJSON[], status: ChatStatus): boolean {
     this.usable();
+    // (an input still waiting for its run is in flight also while the stream is lost: status error)
+    if (this.submit !== null) status = "submitted";
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
     for (const msg of msgs) this.tail.push({ kind: "user", msg });
