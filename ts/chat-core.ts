@@ -402,6 +402,9 @@ export class ChatCore extends ChatState {
     return status === "streaming" || status === "submitted" || this.runLost ? "run" : null;
   }
 
+  /** the input waiting when the service was found running nothing (`runOver`), ended by `runOverReloaded` */
+  overSubmit: ChatState["submit"] = null;
+
   /** Whether a stop waits for the run of the answer it came after (see `interruptSent`). */
   stopWaits(): boolean {
     return this.stopping && this.stopAnswer && this.submit?.kind === "answer";
@@ -462,6 +465,7 @@ export class ChatCore extends ChatState {
 
   /** The service runs nothing (the watchdog): the runs of the turns posted so far are over (the reload drops what the store lacks). */
   runOver(): void {
+    this.overSubmit = this.submit;
     this.clearLost();
     for (const posted of this.posted.values()) posted.over = true;
   }
@@ -471,7 +475,9 @@ export class ChatCore extends ChatState {
     for (const m of this.session.getSnapshot().messages) {
       if (!this.session.isEnded(m.id)) this.settled.set(m.id, m);
     }
-    this.submit = null;
+    // (only the input found over: one sent meanwhile, e.g. from onFinish, goes on)
+    if (this.submit === this.overSubmit) this.submit = null;
+    this.overSubmit = null;
     this.serviceRunning = false;
     this.unanswer();
     this.changed();
