@@ -92,7 +92,8 @@ export class AppState {
     const v = typeof value === "object" && value !== null ? value : {};
     switch (name) {
       case "state_updated":
-        if (typeof v.tasks_context === "object" && typeof v.permission_context === "object") this.state = Object.freeze(v) as unknown as SessionState;
+        // (a value without both objects is ignored, as other malformed CUSTOM events are)
+        if (isRecord(v.tasks_context) && isRecord(v.permission_context)) this.state = Object.freeze(v) as unknown as SessionState;
         break;
       case "session_updated":
       case "team_updated":
@@ -150,4 +151,9 @@ export class AppState {
     });
     return this.#viewLoading;
   }
+}
+
+/** Whether `value` is a JSON object (not null, not a list). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

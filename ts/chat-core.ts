@@ -57,7 +57,9 @@ export class ChatCore extends ChatState {
     const prev = this.#snapshot;
     const same = prev !== undefined && prev.messages.length === messages.length && prev.messages.every((m, i) => m === messages[i]);
     // the calls asked about in the messages, then those their reply never started
-    const pending: ChatPendingAction[] = [...findPending(messages), ...session.unstartedCalls, ...app.workerCalls()].map((a) =>
+    // (a call whose reply the history shows ended, e.g. interrupted, waits no more)
+    const unstarted = session.unstartedCalls.filter((a) => !this.ended.has(a.replyId));
+    const pending: ChatPendingAction[] = [...findPending(messages), ...unstarted, ...app.workerCalls()].map((a) =>
       this.answered.has(a.toolCall.id) ? Object.freeze({ ...a, answered: true }) : a,
     );
     const samePending =
@@ -165,7 +167,8 @@ export class ChatCore extends ChatState {
   /** The event stream answered: open; the replies in flight are checked against its replay. */
   streamOpened(): void {
     this.link = "open";
-    this.error = this.fatal ? this.error : null;
+    // (the stream's own error goes; a failed or lost run's stays)
+    if (!this.fatal && this.error === this.streamError) this.error = null;
     this.changed();
     this.session.restartStream();
     this.unchecked = new Set(
@@ -188,6 +191,7 @@ export class ChatCore extends ChatState {
     // a session that does not exist (or is not the user's) will not come back
     if (msgError.code === "http_error" && msgError.status !== undefined && msgError.status >= 400 && msgError.status < 500 && msgError.status !== 408 && msgError.status !== 429) {
       this.link = "lost";
+      this.gone = msgError;
       this.fail(msgError, true);
       return null;
     }
@@ -202,7 +206,11 @@ export class ChatCore extends ChatState {
       this.fail(new MsgError("service_unavailable", `lost the service: ${msgError.message} (${this.streamFailures} attempts; call reconnect())`), true);
       return null;
     }
-    this.error = msgError;
+    // (a failed or lost run's error stays: the reconnect's goes to onError)
+    if (this.error?.code !== "run_failed" && this.error?.code !== "run_lost") {
+      this.error = msgError;
+      this.streamError = msgError;
+    }
     this.changed();
     return { retryMs: Math.min(this.retry.maxMs, this.retry.initialMs * 2 ** (this.streamFailures - 1)) };
   }
@@ -215,7 +223,8 @@ export class ChatCore extends ChatState {
    */
   reloadFailed(e: unknown, failures: number): { retryMs: number; tired: boolean } | null {
     this.report(e);
-    const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status < 500 && e.status !== 408 && e.status !== 429;
+    // (a page that is not what the chat reads, answered 2xx, is tried again as a 5xx is)
+    const lasting = e instanceof MsgError && e.code === "http_error" && e.status !== undefined && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
     if (lasting && e.status === 404) {
       // the session was deleted under the chat: it will not come back
       this.deleted(e);
@@ -234,7 +243,8 @@ export class ChatCore extends ChatState {
         `could not reload the stored messages (${(e as Error)?.message ?? e}); trying again every ${this.retry.maxMs} ms`,
         { cause: e },
       );
-      this.fail(this.reloadError);
+      // (a failed or lost run's error stays: it is what the status says)
+      if (this.error?.code !== "run_failed" && this.error?.code !== "run_lost") this.fail(this.reloadError);
       tired = true;
     }
     return { retryMs: Math.min(this.retry.maxMs, this.retry.initialMs * 2 ** (Math.min(failures, 30) - 1)), tired };
@@ -252,6 +262,7 @@ export class ChatCore extends ChatState {
   /** The session is gone (a 404, or deleted in this page): the chat's stream ends for good. */
   deleted(error: MsgError): void {
     this.link = "lost";
+    this.gone = error;
     this.fail(error, true);
     this.effects.push({ type: "abort_stream", error });
   }
@@ -264,6 +275,9 @@ export class ChatCore extends ChatState {
    * whether a run was taken as lost before (restored if the post fails).
    */
   beginSend(msgs: readonly MsgJSON[], status: ChatStatus): boolean {
+    this.usable();
+    // (an input still waiting for its run is in flight also while the stream is lost: status error)
+    if (this.submit !== null) status = "submitted";
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
     for (const msg of msgs) this.tail.push({ kind: "user", msg });
@@ -282,14 +296,25 @@ export class ChatCore extends ChatState {
   sendFailed(msgs: readonly MsgJSON[], wasLost: boolean, e: unknown): void {
     for (const msg of msgs) this.posted.delete(msg);
     this.tail = this.tail.filter((t) => !(t.kind === "user" && msgs.includes(t.msg)));
-    this.submit = null;
+    // (only its own wait: a later send's, made once this one's run had shown, goes on)
+    if (this.submit?.kind === "send" && this.submit.ids?.some((id) => msgs.some((m) => m.id === id))) this.submit = null;
     this.runLost ||= wasLost; // still held by the lost run
     if (e instanceof MsgError) this.fail(e);
     else this.changed();
   }
 
+  /**
+   * Refuses an input for a session found gone (deleted, or not the user's: a 4xx of its
+   * stream or a 404 of its history), before any request: the error that said so, again.
+   */
+  usable(): void {
+    const gone = this.gone;
+    if (gone !== null) throw new MsgError(gone.code, `nothing is sent: the session is gone (${gone.message}); open another session`, { status: gone.status });
+  }
+
   /** The waiting call `toolCallId` of `kind`; `invalid_argument` if none waits (or this chat answered it). */
   action(pending: readonly ChatPendingAction[], toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
+    this.usable();
     if (typeof toolCallId !== "string") throw new MsgError("invalid_argument", "toolCallId must be a string");
     const action = this.answered.has(toolCallId) ? undefined : pending.find((a) => a.toolCall.id === toolCallId && a.kind === kind);
     if (action === undefined) {
@@ -301,13 +326,24 @@ export class ChatCore extends ChatState {
 
   /** Calls are being answered: a second answer meanwhile is refused (the service would park the reply). */
   answering(callIds: readonly string[]): void {
-    for (const id of callIds) this.answered.add(id);
+    for (const id of callIds) {
+      this.answered.add(id);
+      this.answerPosting.add(id);
+    }
     this.changed(); // (`answered` in pendingActions)
+  }
+
+  /** The service took the answer of calls (its run may still never come: see `runOverReloaded`). */
+  answerPosted(callIds: readonly string[]): void {
+    for (const id of callIds) this.answerPosting.delete(id);
   }
 
   /** The answer of calls failed: they may be answered again. */
   answerFailed(callIds: readonly string[]): void {
-    for (const id of callIds) this.answered.delete(id);
+    for (const id of callIds) {
+      this.answered.delete(id);
+      this.answerPosting.delete(id);
+    }
     this.changed();
   }
 
@@ -329,8 +365,10 @@ export class ChatCore extends ChatState {
   /** `stop()` begins: the turns posted are marked stopped (dropped quietly if never stored). */
   beginStop(): void {
     for (const posted of this.posted.values()) posted.stopped = true;
+    for (const id of this.answered) this.stoppedAnswers.add(id);
     this.stopping = true;
     this.interrupted = false;
+    this.stopAnswer = false;
     this.changed();
   }
 
@@ -343,6 +381,9 @@ export class ChatCore extends ChatState {
   /** The interrupt was answered. A message waiting behind a lost run's lock is cancelled by it. */
   interruptSent(): void {
     this.interrupted = true;
+    // (an answer's run starts once the service's dispatcher takes it: an interrupt that
+    // reached the parked reply before may be lost, so it goes again when the run shows)
+    this.stopAnswer = this.submit?.kind === "answer";
     if (this.submit?.kind === "send" && this.runLost) {
       for (const posted of this.posted.values()) posted.over = true;
       this.submit = null;
@@ -359,6 +400,14 @@ export class ChatCore extends ChatState {
   watched(status: ChatStatus): "run" | "stopping" | null {
     if (status === "stopping") return "stopping";
     return status === "streaming" || status === "submitted" || this.runLost ? "run" : null;
+  }
+
+  /** the input waiting when the service was found running nothing (`runOver`), ended by `runOverReloaded` */
+  overSubmit: ChatState["submit"] = null;
+
+  /** Whether a stop waits for the run of the answer it came after (see `interruptSent`). */
+  stopWaits(): boolean {
+    return this.stopping && this.stopAnswer && this.submit?.kind === "answer";
   }
 
   /** Whether silence may be taken as a lost run: the stream is open and the run not taken as lost already. */
@@ -416,6 +465,7 @@ export class ChatCore extends ChatState {
 
   /** The service runs nothing (the watchdog): the runs of the turns posted so far are over (the reload drops what the store lacks). */
   runOver(): void {
+    this.overSubmit = this.submit;
     this.clearLost();
     for (const posted of this.posted.values()) posted.over = true;
   }
@@ -425,8 +475,11 @@ export class ChatCore extends ChatState {
     for (const m of this.session.getSnapshot().messages) {
       if (!this.session.isEnded(m.id)) this.settled.set(m.id, m);
     }
-    this.submit = null;
+    // (only the input found over: one sent meanwhile, e.g. from onFinish, goes on)
+    if (this.submit === this.overSubmit) this.submit = null;
+    this.overSubmit = null;
     this.serviceRunning = false;
+    this.unanswer();
     this.changed();
   }
 
@@ -434,8 +487,9 @@ export class ChatCore extends ChatState {
   reconnect(): boolean {
     if (!this.fatal || this.link === "open") return false;
     this.fatal = false;
+    this.gone = null; // (asked again: a reload finds it gone again, or not)
     this.link = "reconnecting";
-    this.error = null;
+    this.error = this.runError ? this.runFailure : null; // (a failed run's error stays)
     this.streamFailures = 0;
     this.changed();
     return true;

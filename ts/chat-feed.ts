@@ -90,8 +90,14 @@ function pass(s: ChatState, { outcome, event }: KeptEvent): void {
   if (event.type === "REPLY_START") {
     continued = s.started.has(event.reply_id) || s.historyIds.has(event.reply_id);
     s.started.add(event.reply_id);
+    s.endRebuilt.delete(event.reply_id); // (its next end is the stream's)
   }
-  s.effects.push({ type: "event", event, info: { continued } });
+  // (a reply an event passed was of is met: a REPLY_START of it later continues it)
+  const replyId = (event as { reply_id?: unknown }).reply_id;
+  if (typeof replyId === "string") s.started.add(replyId);
+  // the end of a reply already told from the stored history (see chat-history.ts), late
+  if (event.type === "REPLY_END" && s.endRebuilt.delete(event.reply_id)) return;
+  s.effects.push({ type: "event", event, info: { continued, rebuilt: false } });
 }
 
 /**
@@ -186,14 +192,21 @@ function afterEvents(s: ChatState): void {
       s.runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
       if (s.runError) {
         const info = m.error as { message?: string; type?: string } | null;
-        s.error = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
+        s.error = s.runFailure = new MsgError("run_failed", `the reply failed: ${info?.message ?? "no message"}${info?.type ? ` (${info.type})` : ""}`);
       }
     }
   }
   const submit = s.submit;
   if (submit !== null) {
     if (submit.kind === "send" && s.tailRepliesAfter(submit.replies)) s.submit = null;
-    if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) s.submit = null;
+    if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) {
+      s.submit = null;
+      s.answerRunShown();
+      // the reply changed and still waits on the calls answered (a stale answer's echo, an
+      // interrupt's end): the page at rest tells whether the answer was applied
+      const reply = s.session.get(submit.replyId);
+      if (reply !== undefined && findPending(reply).some((a) => submit.calls?.includes(a.toolCall.id))) s.reload(true);
+    }
   }
   if (finished.length > 0 || parked) s.reload(true);
   s.changed();

@@ -2,6 +2,7 @@
 // put in over what the stream brought, what the store lacks at rest dropped, the ends the
 // stream never brought told. Pure: the page is an input (chat.ts loads it).
 import { MsgError } from "./errors.js";
+import type { AgentEvent } from "./event.js";
 import type { MsgJSON } from "./message.js";
 import { pendingActions as findPending, type KeptEvent } from "./session.js";
 import type { ChatState } from "./chat-state.js";
@@ -112,6 +113,8 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
     }
     s.lost.clear();
     s.clearLost();
+    // at rest with no answer on its way: calls answered and still waiting were never applied
+    if (s.submit === null) s.unanswer();
   }
   s.tail = s.tail.filter((t) => (t.kind === "user" ? !s.historyIds.has(t.msg.id) : !s.historyIds.has(t.id)));
   // the input posted is stored, and its run over or its reply ended: it is no longer on
@@ -125,7 +128,12 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
     if (submit.kind === "answer") {
       const reply = page.messages.find((m) => m?.id === submit.replyId);
       const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
-      if (reply !== undefined && !(submit.calls ?? []).every((id) => waiting.includes(id))) s.submit = null;
+      if (reply !== undefined && !(submit.calls ?? []).every((id) => waiting.includes(id))) {
+        s.submit = null;
+        // (its run goes on: a stop before it is sent again; over: nothing to stop)
+        if (page.isRunning) s.answerRunShown();
+        else s.stopAnswer = false;
+      }
     }
   }
   // a reply that ended while the stream was away (stalled, reconnecting: its REPLY_END is
@@ -140,7 +148,14 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
     }
     if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || s.finished.get(m.id) === m.finished_at) continue;
     s.finished.set(m.id, m.finished_at);
-    if (!first && !s.hidden.has(m.id)) finished.push(s.session.get(m.id) ?? m);
+    if (!first && !s.hidden.has(m.id)) {
+      finished.push(s.session.get(m.id) ?? m);
+      // the REPLY_END the stream never brought, made from the stored reply (once: one of
+      // the stream's that still comes for that end is not passed)
+      const end = { type: "REPLY_END", session_id: s.sessionId, reply_id: m.id, finished_reason: m.finished_reason ?? "completed", error: m.error ?? null, created_at: m.finished_at, metadata: {} };
+      s.endRebuilt.add(m.id);
+      s.effects.push({ type: "event", event: Object.freeze(end) as AgentEvent, info: { continued: false, rebuilt: true } });
+    }
   }
   s.changed();
   s.finish(finished);
@@ -154,6 +169,8 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
 export function insertStored(s: ChatState, m: MsgJSON): void {
   s.stored.set(m.id, m);
   s.insert(m);
+  // (the reply an answer waits on, put in as stored: no sign of the answer's run)
+  if (s.submit?.kind === "answer" && s.submit.replyId === m.id) s.submit.seen = s.session.get(m.id);
 }
 
 /** Puts `m` (stored, ended) in again after a late event of it; it stays over. */

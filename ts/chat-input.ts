@@ -2,7 +2,7 @@
 // `submitExternal`): user messages checked as `Msg`, and the answer events of
 // `POST /chat/`. Pure (no request); errors are `MsgError` (`invalid_argument`, or the
 // model's own for a message the reference refuses).
-import { LONE_SURROGATE, MsgError, toJSONText } from "./errors.js";
+import { LONE_SURROGATE, MsgError, bodyJSON, toJSONText } from "./errors.js";
 import { Msg, UserMsg, type ContentBlockInput, type MsgJSON } from "./message.js";
 import type { ChatPendingAction } from "./app-state.js";
 import type { ExternalResult, SendInput } from "./chat-types.js";
@@ -13,6 +13,8 @@ export function sendMessage(input: SendInput, userName: string): MsgJSON {
   if (typeof input === "string" && LONE_SURROGATE.test(input)) {
     throw new MsgError("invalid_argument", "send: the text has a lone surrogate (not Unicode text)");
   }
+  // (one code whatever the shape: text, blocks, {content, metadata}, a message's JSON)
+  if (!(input instanceof Msg)) bodyJSON(input, "send: the message");
   let msg: MsgJSON;
   if (input instanceof Msg) {
     msg = input.toJSON();
@@ -51,6 +53,7 @@ export function postedInput(input: ChatInput):
   const list = Array.isArray(input) ? (input as readonly unknown[]) : [input];
   if (input === null || list.length === 0) throw new MsgError("invalid_argument", "post takes user message(s), a USER_CONFIRM_RESULT or an EXTERNAL_EXECUTION_RESULT");
   const msgs = list.map((one) => {
+    if (!(one instanceof Msg)) bodyJSON(one, "post: the message");
     const made = one instanceof Msg ? one : Msg.fromJSON(toJSONText(one, "a message"));
     const json = made.toJSON();
     if (made !== one) made.free();
@@ -62,6 +65,7 @@ export function postedInput(input: ChatInput):
 
 /** The `USER_CONFIRM_RESULT` answering `action` (`rules`: permission rules to remember). */
 export function confirmEvent(action: ChatPendingAction, confirmed: boolean, rules: readonly unknown[] | null | undefined): UserConfirmResultInput {
+  if (rules !== undefined && rules !== null && !Array.isArray(rules)) throw new MsgError("invalid_argument", "confirm: rules must be a list (of permission rules) or null");
   const result: Record<string, unknown> = { confirmed, tool_call: action.toolCall };
   if (rules !== undefined) result.rules = rules;
   return { type: "USER_CONFIRM_RESULT", reply_id: action.replyId, confirm_results: [result] } as unknown as UserConfirmResultInput;
@@ -71,7 +75,12 @@ export function confirmEvent(action: ChatPendingAction, confirmed: boolean, rule
 export function externalResults(results: ExternalResult | readonly ExternalResult[]): readonly ExternalResult[] {
   const list = Array.isArray(results) ? (results as readonly ExternalResult[]) : [results as ExternalResult];
   if (list.length === 0) throw new MsgError("invalid_argument", "submitExternal takes at least one result");
-  for (const r of list) if (typeof r !== "object" || r === null) throw new MsgError("invalid_argument", "a result must be {toolCallId, output}");
+  for (const r of list) {
+    if (typeof r !== "object" || r === null) throw new MsgError("invalid_argument", "a result must be {toolCallId, output}");
+    if (typeof r.output !== "string" && !Array.isArray(r.output)) throw new MsgError("invalid_argument", "a result's output must be a string or a list of blocks");
+    if (r.state !== undefined && !["success", "error", "interrupted", "denied"].includes(r.state)) throw new MsgError("invalid_argument", "a result's state must be success, error, interrupted or denied");
+    if (r.metadata !== undefined && (typeof r.metadata !== "object" || r.metadata === null || Array.isArray(r.metadata))) throw new MsgError("invalid_argument", "a result's metadata must be an object");
+  }
   return list;
 }
 

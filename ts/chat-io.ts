@@ -4,7 +4,19 @@
 import { MsgError } from "./errors.js";
 import { now, sleep } from "./timing.js";
 import type { ChatCore } from "./chat-core.js";
-import type { HistoryPage } from "./transport.js";
+import { checkMessages, type ChatTransport, type HistoryPage } from "./transport.js";
+
+/**
+ * A page of the session's stored messages from `transport` (any: a custom one too),
+ * checked before the chat takes anything of it: a page that is not what the chat reads
+ * (a block that is not an object with a string `type`, …) is `http_error`.
+ */
+export async function readPage(transport: ChatTransport, sessionId: string, options?: { before?: string; signal?: AbortSignal }): Promise<HistoryPage> {
+  const page = await transport.history(sessionId, options);
+  if (typeof page !== "object" || page === null) throw new MsgError("http_error", "the history page is not an object");
+  checkMessages(page.messages, `GET /sessions/${sessionId}/messages`);
+  return page;
+}
 
 /** What the loops need of their chat. */
 export interface LoopHost {

@@ -3,9 +3,9 @@
 // transitions that change it live in chat-core.ts, chat-history.ts (a page of stored
 // messages) and chat-feed.ts (the event stream's bytes).
 import type { AgentEvent } from "./event.js";
-import type { MsgError } from "./errors.js";
+import { MsgError } from "./errors.js";
 import type { MsgJSON } from "./message.js";
-import type { Diagnostic, Session } from "./session.js";
+import { pendingActions, type Diagnostic, type Session } from "./session.js";
 import type { ChatConnection, EventInfo, Retry, Settings } from "./chat-types.js";
 
 /** What the shell is asked to do after a transition, in order. */
@@ -24,6 +24,8 @@ export type Effect =
   | { readonly type: "progressed" }
   /** Move the transport to its next instance. */
   | { readonly type: "failover" }
+  /** Send the interrupt again (a stop came before the run of an answer started: it was lost on the parked reply). */
+  | { readonly type: "interrupt" }
   /** Drop the event stream's connection (the session is gone). */
   | { readonly type: "abort_stream"; readonly error: MsgError };
 
@@ -63,10 +65,18 @@ export class ChatState {
   stopping = false;
   /** the interrupt of the stop under way was answered (a page at rest then ends the stop) */
   interrupted = false;
+  /** the interrupt went out before the run of the answer posted had shown: sent again once it shows */
+  stopAnswer = false;
   /** tool calls answered (or being answered) by this chat: not answered again */
   answered = new Set<string>();
+  /** tool calls whose answer's POST is on its way */
+  answerPosting = new Set<string>();
+  /** tool calls answered before a stop (found still waiting after it: answerable again, quietly) */
+  stoppedAnswers = new Set<string>();
   /** replies whose start this chat met (a later REPLY_START of one continues it) */
   started = new Set<string>();
+  /** replies whose REPLY_END `onEvent` got rebuilt from the stored history (the stream's, if it still comes, is not passed) */
+  endRebuilt = new Set<string>();
   /** replies the history shows ended, as stored: the stream's later events of them are stale */
   ended = new Map<string, MsgJSON>();
   /** replies waiting for an answer (reloaded once when they park) */
@@ -81,8 +91,12 @@ export class ChatState {
   /** the stream is lost for good (a session that is gone, the attempts ran out): status `error` */
   fatal = false;
   error: MsgError | null = null;
+  /** the session was found gone (deleted, a 4xx of its stream): the error that said so; every input is refused */
+  gone: MsgError | null = null;
   submit: Submit | null = null;
   runError = false;
+  /** the error of the failed run (`runError`) */
+  runFailure: MsgError | null = null;
   /** the run was taken as lost (lostRunMs) and nothing has come of it since */
   runLost = false;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
@@ -113,6 +127,8 @@ export class ChatState {
   streamFailures = 0;
   /** the stream's connection brought an event (applied or a replayed duplicate) */
   streamHealthy = false;
+  /** the error set when the stream failed (cleared when it opens again) */
+  streamError: MsgError | undefined;
   /** the error set when a reload failed past the attempts (cleared by its success) */
   reloadError: MsgError | undefined;
   /** the snapshot may have changed since it was last made */
@@ -173,6 +189,37 @@ export class ChatState {
     if (!this.runLost) return;
     this.runLost = false;
     if (this.error?.code === "run_lost") this.error = null;
+  }
+
+  /**
+   * The service runs nothing and the stored page still has calls this chat answered
+   * waiting (the answer was taken, 200, but never applied: the instance that took it went
+   * away; or a stop left the reply parked): they may be answered again. Unless stopped,
+   * `error` says so (`run_lost`).
+   */
+  unanswer(): void {
+    if (this.answered.size === 0) return;
+    const waiting = new Set(pendingActions(this.history).map((a) => a.toolCall.id));
+    let lost = 0;
+    for (const id of [...this.answered]) {
+      // (an answer still on its way is not over)
+      if (this.answerPosting.has(id) || !waiting.has(id)) continue;
+      this.answered.delete(id);
+      if (!this.stoppedAnswers.delete(id)) lost += 1;
+    }
+    if (lost > 0 && !this.fatal) {
+      this.error = new MsgError(
+        "run_lost",
+        `the answer to ${lost === 1 ? "a tool call was" : `${lost} tool calls were`} not applied: the service took it, then ran nothing and still waits on the call (the instance that took it likely went away); answer it again`,
+      );
+    }
+  }
+
+  /** The run of the answer posted has shown: a stop that came before it is sent again now. */
+  answerRunShown(): void {
+    if (!this.stopAnswer) return;
+    this.stopAnswer = false;
+    if (this.stopping) this.effects.push({ type: "interrupt" });
   }
 
   tailRepliesAfter(count: number): boolean {

@@ -1,7 +1,7 @@
 // The public types of `agentscope-message/chat` (the chat's options, snapshot, status and
 // inputs) and the options checked, apart from the chat's state machine (chat-core.ts)
 // and its shell (chat.ts), which both read them.
-import { MsgError } from "./errors.js";
+import { LONE_SURROGATE, MsgError } from "./errors.js";
 import type { AgentEvent } from "./event.js";
 import type { Msg, ContentBlockInput, MsgJSON } from "./message.js";
 import type { SessionState, SessionView } from "./sessions.js";
@@ -78,6 +78,13 @@ export interface ChatSnapshot {
 export interface EventInfo {
   /** A `REPLY_START` that continues a reply already met (a parked reply going on); false for any other event. */
   readonly continued: boolean;
+  /**
+   * A `REPLY_END` the stream never brought (the reply ended while the stream was stalled,
+   * refused or reconnecting past it), made from the stored reply when the history shows
+   * it ended: `reply_id`, `session_id`, `finished_reason`, `error`, `created_at` (the
+   * reply's `finished_at`), no `id`. Passed once per end; false for any other event.
+   */
+  readonly rebuilt: boolean;
 }
 
 /** Options of {@link Chat.open}. */
@@ -180,6 +187,7 @@ export function normalizeOptions(options: ChatOptions): [Settings, Retry] {
     throw new MsgError("invalid_argument", "chat option retry must be {initialMs?, maxMs?, attempts?}");
   }
   if (options.userName !== undefined && typeof options.userName !== "string") throw new MsgError("invalid_argument", "chat option userName must be a string");
+  if (options.userName !== undefined && LONE_SURROGATE.test(options.userName)) throw new MsgError("invalid_argument", "chat option userName has a lone surrogate (not Unicode text)");
   const settings: Settings = {
     ...options,
     // Infinity: never dropped for silence

@@ -8,7 +8,7 @@
 // chat-state.ts, chat-history.ts and chat-feed.ts; no request, timer or clock in them)
 // decides — the requests, the stream's reads, the timers, the notifications — and feeds
 // their outcomes back in. docs/chat.md, "How the chat is built".
-import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } from "./errors.js";
 import { init } from "./load.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { confirmEvent, externalEvent, externalResults, postedInput, sendMessage } from "./chat-input.js";
@@ -20,7 +20,7 @@ import { watchDeletion } from "./open-sessions.js";
 import { now, sleep } from "./timing.js";
 import { RunWatchdog } from "./watchdog.js";
 import { ChatCore } from "./chat-core.js";
-import { Reloader, runStream, type StreamHost } from "./chat-io.js";
+import { Reloader, readPage, runStream, type StreamHost } from "./chat-io.js";
 import type { Effect } from "./chat-state.js";
 import { normalizeOptions, type ChatOptions, type ChatSnapshot, type ChatStatus, type ExternalResult, type SendInput } from "./chat-types.js";
 import type { ChatInput, ChatTransport } from "./transport.js";
@@ -81,6 +81,7 @@ export class Chat {
         closed: () => this.#core.closed,
         watched: () => this.#core.watched(this.getSnapshot().status),
         mayLose: () => this.#core.mayLose(),
+        stopWaits: () => this.#core.stopWaits(),
         status: () => this.#transport.status(this.sessionId, { signal: this.#lifetime.signal }),
         lost: (quietMs) => this.#do(() => this.#core.markLost(quietMs)),
         awaited: () => this.#awaited(),
@@ -90,7 +91,7 @@ export class Chat {
       settings,
     );
     const host = { core: this.#core, signal: this.#lifetime.signal, do: <T>(transition: () => T): T => this.#do(transition) };
-    this.#reloader = new Reloader({ ...host, history: () => this.#transport.history(this.sessionId, { signal: this.#lifetime.signal }) });
+    this.#reloader = new Reloader({ ...host, history: () => readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }) });
     this.#stream = {
       ...host,
       connect: (after, signal) => this.#transport.stream(this.sessionId, { after, signal }),
@@ -124,7 +125,7 @@ export class Chat {
         () => undefined,
         (e: unknown) => e ?? new Error("the session list failed"),
       );
-      const page = await transport.history(sessionId);
+      const page = await readPage(transport, sessionId);
       chat.#do(() => chat.#core.merge(page));
       const failed = await view;
       // the history route does not check the agent: the list does (another agent's session)
@@ -261,6 +262,14 @@ export class Chat {
       case "failover":
         this.#call(() => this.#transport.failover?.());
         break;
+      case "interrupt":
+        this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal }).then(
+          () => this.#watchdog.askNow(),
+          (e: unknown) => {
+            if (!this.#core.closed) this.#report(e);
+          },
+        );
+        break;
       case "abort_stream":
         this.#connection?.abort(effect.error);
         break;
@@ -312,7 +321,7 @@ export class Chat {
     this.#open();
     const oldest = this.#core.history[0];
     if (!this.#core.hasMore || oldest === undefined) return false;
-    const page = await this.#transport.history(this.sessionId, { before: oldest.id, signal: this.#lifetime.signal });
+    const page = await readPage(this.#transport, this.sessionId, { before: oldest.id, signal: this.#lifetime.signal });
     return this.#do(() => this.#core.older(page));
   }
 
@@ -324,7 +333,7 @@ export class Chat {
   async #awaited(): Promise<boolean> {
     const submit = this.#core.submit;
     if (submit === null) return false;
-    const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+    const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
     return this.#core.awaited(submit, page);
   }
 
@@ -394,7 +403,7 @@ export class Chat {
         // not applied. Held (by this message's run about to store it, or by another run:
         // one saving, or one whose instance died with its lock) and not stored: asked
         // again until VERIFY_WAIT_MS, then nobody can tell.
-        const stored = async () => (await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
+        const stored = async () => (await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
         const t0 = now();
         for (;;) {
           if (await stored()) return true;
@@ -426,6 +435,9 @@ export class Chat {
     } finally {
       this.#watchdog.postEnded();
     }
+    // the service took it: reachable again, so a stream lost after its attempts connects
+    // again (as reconnect() would), else the run it started would never show
+    if (!this.#core.closed && this.#do(() => this.#core.reconnect())) void runStream(this.#stream, true);
   }
 
   #action(toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
@@ -443,6 +455,7 @@ export class Chat {
    */
   async confirm(toolCallId: string, confirmed: boolean, options: { rules?: readonly unknown[] | null } = {}): Promise<void> {
     this.#open();
+    options = optionsObject(options, "confirm");
     if (typeof confirmed !== "boolean") throw new MsgError("invalid_argument", "confirmed must be a boolean");
     const action = this.#action(toolCallId, "confirm");
     await this.#answer(action, confirmEvent(action, confirmed, options.rules), [toolCallId]);
@@ -478,6 +491,7 @@ export class Chat {
       this.#do(() => this.#core.answerFailed(callIds));
       throw e;
     }
+    this.#core.answerPosted(callIds);
   }
 
   async #answerOnce(action: ChatPendingAction, event: ChatInput, callIds: readonly string[]): Promise<void> {
@@ -495,7 +509,7 @@ export class Chat {
         // not applied only while the service still waits on those calls of the stored reply
         const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
         if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
-        const page = await this.#transport.history(this.sessionId, { signal: this.#lifetime.signal });
+        const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
         const reply = page.messages.find((m) => m?.id === replyId);
         const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
         return !callIds.every((id) => waiting.includes(id));

@@ -14,7 +14,8 @@
  * `service_unavailable` (a request or the event stream did not reach the service, or the
  * stream stalled), `run_failed` (a reply ended with an error), `run_lost` (a reply with
  * no event past `lostRunMs` while the service still says it runs: its instance is likely
- * gone) and `closed` (a chat used after `close()`); it refuses with `invalid_argument`,
+ * gone), `closed` (a chat used after `close()`) and `aborted` (a request whose `signal`
+ * the app aborted: `cause` is the signal's reason); it refuses with `invalid_argument`,
  * before any request, what agentscope 2.0.11 would choke on: a lone surrogate in
  * anything sent, a data block whose URL is not http(s), a session id `.` or `..`.
  */
@@ -49,7 +50,8 @@ export type MsgErrorCode =
   | "service_unavailable"
   | "run_failed"
   | "run_lost"
-  | "closed";
+  | "closed"
+  | "aborted";
 
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
@@ -263,4 +265,24 @@ export function sessionIdSegment(id: unknown, what: string): string {
   if (id === "." || id === "..") throw new MsgError("invalid_argument", `${what} must not be ${JSON.stringify(id)} (not a session's path segment)`);
   if (LONE_SURROGATE.test(id)) throw new MsgError("invalid_argument", `${what} has a lone surrogate`);
   return id;
+}
+
+/**
+ * A call's options (`{signal?, ...}`): `{}` when absent; `invalid_argument` for options
+ * that are not an object (null included) or a `signal` that is not an `AbortSignal`.
+ */
+export function optionsObject<T extends object>(options: T | undefined, what: string): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new MsgError("invalid_argument", `${what}: options must be an object`);
+  const signal = (options as { signal?: unknown }).signal;
+  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof (signal as AbortSignal).aborted !== "boolean" || typeof (signal as AbortSignal).addEventListener !== "function")) {
+    throw new MsgError("invalid_argument", `${what}: signal must be an AbortSignal`);
+  }
+  return options;
+}
+
+/** The error of a request whose `signal` was aborted: its reason if a `MsgError` (the chat's `closed`), else `aborted` with the reason as `cause`. */
+export function abortedError(signal: AbortSignal): MsgError {
+  const reason: unknown = signal.reason;
+  return reason instanceof MsgError ? reason : new MsgError("aborted", "the request was aborted (its signal)", { cause: reason });
 }

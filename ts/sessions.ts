@@ -2,7 +2,7 @@
 // 2.0.11 `create_app`) over an `AgentScopeTransport`: list, create, rename, set the
 // permission mode, delete; and `dataBlock`, a user turn's attachment as a `data` block.
 // Framework-free; loads no .wasm. Exported by `agentscope-message/chat`.
-import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
+import { MsgError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } from "./errors.js";
 import type { ContentBlockInput } from "./message.js";
 import { sessionDeleted } from "./open-sessions.js";
 
@@ -231,6 +231,7 @@ export class SessionsClient {
    * cannot see.
    */
   async list(options: { signal?: AbortSignal } = {}): Promise<SessionView[]> {
+    options = optionsObject(options, "SessionsClient.list");
     const response = await this.#transport.request("GET", "/sessions/", { query: { agent_id: this.agentId }, signal: options.signal, retry: "any" });
     const body = await this.#json<{ sessions?: unknown } | null>(response, "GET /sessions/");
     if (!plainObject(body) || !Array.isArray(body!.sessions)) throw new MsgError("http_error", "GET /sessions/: no sessions in the response", { status: response.status });
@@ -251,6 +252,7 @@ export class SessionsClient {
    * `http_error` with status 404 when there is none with this id.
    */
   async get(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<SessionView> {
+    options = optionsObject(options, "SessionsClient.get");
     sessionIdSegment(sessionId, "SessionsClient.get: sessionId");
     const found = (await this.list(options)).find((v) => v.session.id === sessionId);
     if (found === undefined) throw new MsgError("http_error", `Session '${sessionId}' not found.`, { status: 404 });
@@ -263,6 +265,7 @@ export class SessionsClient {
    * `http_error` 404 for an unknown session.
    */
   async state(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<SessionState> {
+    options = optionsObject(options, "SessionsClient.state");
     sessionIdSegment(sessionId, "SessionsClient.state: sessionId");
     const { tasks_context, permission_context } = (await this.get(sessionId, options)).session.state;
     return { tasks_context, permission_context };
@@ -277,6 +280,7 @@ export class SessionsClient {
    */
   async create(options: CreateSessionOptions = {}): Promise<string> {
     if (!plainObject(options)) throw new MsgError("invalid_argument", "SessionsClient.create: options must be an object");
+    optionsObject(options, "SessionsClient.create");
     const { name, chatModelConfig, fields } = options;
     if (name !== undefined) text(name, "SessionsClient.create: name");
     if (fields !== undefined && !plainObject(fields)) throw new MsgError("invalid_argument", "SessionsClient.create: fields must be an object");
@@ -305,6 +309,7 @@ export class SessionsClient {
    * session; `http_error` 404 for an unknown session, 422 for a value the service refuses.
    */
   async update(sessionId: string, fields: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
+    options = optionsObject(options, "SessionsClient.update");
     sessionIdSegment(sessionId, "SessionsClient.update: sessionId");
     if (!plainObject(fields)) throw new MsgError("invalid_argument", "SessionsClient.update: fields must be an object");
     checkDataUrls(JSON.parse(bodyJSON(fields, "SessionsClient.update: fields")), "SessionsClient.update");
@@ -318,6 +323,7 @@ export class SessionsClient {
 
   /** Renames the session (`PATCH {name}`); see {@link SessionsClient.update} for its errors. */
   async rename(sessionId: string, name: string, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
+    options = optionsObject(options, "SessionsClient.rename");
     sessionIdSegment(sessionId, "SessionsClient.rename: sessionId");
     return this.update(sessionId, { name: text(name, "SessionsClient.rename: name") }, options);
   }
@@ -328,6 +334,7 @@ export class SessionsClient {
    * {@link PERMISSION_MODES}; see {@link SessionsClient.update} for the rest.
    */
   async setPermissionMode(sessionId: string, mode: PermissionMode, options: { signal?: AbortSignal } = {}): Promise<SessionRecord> {
+    options = optionsObject(options, "SessionsClient.setPermissionMode");
     sessionIdSegment(sessionId, "SessionsClient.setPermissionMode: sessionId");
     if (!PERMISSION_MODES.includes(mode)) {
       throw new MsgError("invalid_argument", `SessionsClient.setPermissionMode: mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
@@ -345,6 +352,7 @@ export class SessionsClient {
    * sent (a second delete would answer 404).
    */
   async remove(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    options = optionsObject(options, "SessionsClient.remove");
     sessionIdSegment(sessionId, "SessionsClient.remove: sessionId");
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     const response = await this.#transport.request("DELETE", path, { query: { agent_id: this.agentId }, signal: options.signal, retry: "unsent" });

@@ -2,7 +2,7 @@
 // (`ChatTransport`) and the one over `fetch` (`AgentScopeTransport`), with its failover
 // rules across the instances of one service and its request timeout.
 import type { AgentEvent } from "./event.js";
-import { MsgError, bodyJSON, checkDataUrls, sessionIdSegment } from "./errors.js";
+import { MsgError, abortedError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } from "./errors.js";
 import type { MsgJSON } from "./message.js";
 import { number } from "./timing.js";
 
@@ -211,6 +211,11 @@ export class AgentScopeTransport implements ChatTransport {
    * service's `detail`), `service_unavailable`.
    */
   request(method: string, path: string, options: { query?: Record<string, string | null | undefined>; body?: unknown; signal?: AbortSignal; retry?: "unsent" | "any" } = {}): Promise<Response> {
+    try {
+      options = optionsObject(options, `request ${method} ${path}`);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.#request(method, path, options.query ?? {}, options.body, options.signal, options.retry ?? "unsent");
   }
 
@@ -242,7 +247,7 @@ export class AgentScopeTransport implements ChatTransport {
       const timed = this.#timeoutMs !== Infinity && !path.endsWith("/stream");
       const timer = timed ? setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs) : undefined;
       try {
-        if (signal?.aborted) throw signal.reason;
+        if (signal?.aborted) throw abortedError(signal);
         response = await this.#fetch(url, { method, headers, body: bodyText, signal: both });
         // the time covers the whole answer: a body that stalls is given up as headers are
         if (timed) {
@@ -251,7 +256,7 @@ export class AgentScopeTransport implements ChatTransport {
           response = new Response(NULL_BODY.has(response.status) ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
         }
       } catch (e) {
-        if (signal?.aborted) throw signal.reason;
+        if (signal?.aborted) throw abortedError(signal);
         const timedOut = timeout.signal.reason === TIMED_OUT;
         const unsent = !timedOut && neverConnected(e);
         if ((more && (unsent || retry === "any")) || (again && !timedOut)) {
@@ -305,6 +310,7 @@ export class AgentScopeTransport implements ChatTransport {
   }
 
   async createSession(options: { signal?: AbortSignal } = {}): Promise<string> {
+    options = optionsObject(options, "transport.createSession");
     // tried on the next instance after any failed connection: at worst an unused empty session is left
     const response = await this.#request("POST", "/sessions/", {}, { ...this.#sessionBody, agent_id: this.#agentId }, options.signal, "any");
     const body = await this.#json<{ session_id?: unknown } | null>(response, "POST /sessions/");
@@ -316,12 +322,12 @@ export class AgentScopeTransport implements ChatTransport {
   }
 
   async history(sessionId: string, options: { before?: string; signal?: AbortSignal } = {}): Promise<HistoryPage> {
+    options = optionsObject(options, "transport.history");
     const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/messages`;
     const response = await this.#request("GET", path, { agent_id: this.#agentId, before: options.before, limit: "200" }, undefined, options.signal, "any");
     const body = await this.#json<{ messages?: unknown; event_cursor?: unknown; is_running?: unknown; has_more?: unknown } | null>(response, `GET ${path}`);
     if (!isObject(body) || !Array.isArray(body.messages)) throw new MsgError("http_error", `GET ${path}: no messages in the response`, { status: response.status });
-    const bad = (body.messages as unknown[]).findIndex((m) => !isObject(m) || typeof m.id !== "string" || typeof m.role !== "string" || !Array.isArray(m.content));
-    if (bad >= 0) throw new MsgError("http_error", `GET ${path}: messages[${bad}] is not a message`, { status: response.status });
+    checkMessages(body.messages, `GET ${path}`, response.status);
     return {
       messages: body.messages as MsgJSON[],
       eventCursor: typeof body.event_cursor === "string" ? body.event_cursor : null,
@@ -331,23 +337,27 @@ export class AgentScopeTransport implements ChatTransport {
   }
 
   async stream(sessionId: string, options: { after: string | null; signal: AbortSignal }): Promise<Response> {
+    options = optionsObject(options, "transport.stream") ?? {};
     const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/stream`;
     return this.#request("GET", path, { agent_id: this.#agentId, after: options.after }, undefined, options.signal, "any");
   }
 
   async chat(sessionId: string, input: ChatInput, options: { signal?: AbortSignal } = {}): Promise<void> {
+    options = optionsObject(options, "transport.chat");
     sessionIdSegment(sessionId, "sessionId");
     const response = await this.#request("POST", "/chat/", {}, { agent_id: this.#agentId, session_id: sessionId, input }, options.signal, "unsent");
     await response.text(); // (a small JSON body; read, not cancelled: a cancel shows as a failed request)
   }
 
   async interrupt(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    options = optionsObject(options, "transport.interrupt");
     const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/interrupt`;
     const response = await this.#request("POST", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
     await response.text();
   }
 
   async status(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<ServiceStatus> {
+    options = optionsObject(options, "transport.status");
     const path = `/sessions/${encodeURIComponent(sessionIdSegment(sessionId, "sessionId"))}/status`;
     const response = await this.#request("GET", path, { agent_id: this.#agentId }, undefined, options.signal, "any");
     const body = await this.#json<{ status?: unknown } | null>(response, `GET ${path}`);
@@ -355,6 +365,27 @@ export class AgentScopeTransport implements ChatTransport {
     if (typeof status !== "string") throw new MsgError("http_error", `GET ${path}: no status in the response`, { status: response.status });
     return status as ServiceStatus;
   }
+}
+
+/**
+ * Checks the messages of a history page as the chat reads them: each an object with a
+ * string `id` and `role` and a `content` list of blocks, each block an object with a
+ * string `type` (a tool call or result also a string `id`). Throws `http_error` (with
+ * `status`, the answer's) for the first that is not, before anything of the page is used.
+ */
+export function checkMessages(messages: unknown, what: string, status?: number): asserts messages is MsgJSON[] {
+  if (!Array.isArray(messages)) throw new MsgError("http_error", `${what}: no messages in the response`, { status });
+  messages.forEach((m: unknown, i) => {
+    if (!isObject(m) || typeof m.id !== "string" || typeof m.role !== "string" || !Array.isArray(m.content)) {
+      throw new MsgError("http_error", `${what}: messages[${i}] is not a message`, { status });
+    }
+    (m.content as unknown[]).forEach((b, j) => {
+      const block = b as Record<string, unknown>;
+      if (!isObject(b) || typeof block.type !== "string" || ((block.type === "tool_call" || block.type === "tool_result") && typeof block.id !== "string")) {
+        throw new MsgError("http_error", `${what}: messages[${i}].content[${j}] is not a content block`, { status });
+      }
+    });
+  });
 }
 
 /** Whether `value` is a JSON object (not null, not an array). */

@@ -8,6 +8,9 @@
 import type { ServiceStatus } from "./transport.js";
 import { now } from "./timing.js";
 
+/** How long a stop that came right after an answer waits for the answer's run to show (its interrupt goes again then), ms. */
+const STOP_WAIT_MS = 10_000;
+
 /** What {@link RunWatchdog} needs of its chat. */
 export interface WatchdogHost {
   /** Whether the chat was closed: nothing is asked then, and an answer that comes after is dropped. */
@@ -24,6 +27,11 @@ export interface WatchdogHost {
    * events: silence says nothing then) and the run is not taken as lost already.
    */
   mayLose(): boolean;
+  /**
+   * Whether the reply being stopped waits for the run of an answer posted before the stop
+   * (the interrupt goes again once it shows): at rest says nothing yet, for a while.
+   */
+  stopWaits(): boolean;
   /** The session's status, asked of the service. */
   status(): Promise<ServiceStatus>;
   /** The service says `running` and nothing progressed for `quietMs` (at least `lostRunMs`): the run is taken as lost. */
@@ -145,7 +153,9 @@ export class RunWatchdog {
     // POST /chat/ answers before its run takes the session (and a run queued behind
     // another takes it a moment after that one lets go): at rest says nothing yet of an
     // input whose run has not shown
-    if (this.#host.watched() === "run" && now() - this.#waitFrom < this.#lostRunMs) {
+    const watching = this.#host.watched();
+    const grace = watching === "run" ? this.#lostRunMs : watching === "stopping" && this.#host.stopWaits() ? Math.min(this.#lostRunMs, STOP_WAIT_MS) : 0;
+    if (now() - this.#waitFrom < grace) {
       const awaited = await this.#ask(() => this.#host.awaited());
       if (awaited !== false || stale()) return;
     }

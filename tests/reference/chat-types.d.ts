@@ -70,6 +70,13 @@ export interface ChatSnapshot {
 export interface EventInfo {
     /** A `REPLY_START` that continues a reply already met (a parked reply going on); false for any other event. */
     readonly continued: boolean;
+    /**
+     * A `REPLY_END` the stream never brought (the reply ended while the stream was stalled,
+     * refused or reconnecting past it), made from the stored reply when the history shows
+     * it ended: `reply_id`, `session_id`, `finished_reason`, `error`, `created_at` (the
+     * reply's `finished_at`), no `id`. Passed once per end; false for any other event.
+     */
+    readonly rebuilt: boolean;
 }
 /** Options of {@link Chat.open}. */
 export interface ChatOptions {

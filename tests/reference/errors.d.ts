@@ -14,11 +14,12 @@
  * `service_unavailable` (a request or the event stream did not reach the service, or the
  * stream stalled), `run_failed` (a reply ended with an error), `run_lost` (a reply with
  * no event past `lostRunMs` while the service still says it runs: its instance is likely
- * gone) and `closed` (a chat used after `close()`); it refuses with `invalid_argument`,
+ * gone), `closed` (a chat used after `close()`) and `aborted` (a request whose `signal`
+ * the app aborted: `cause` is the signal's reason); it refuses with `invalid_argument`,
  * before any request, what agentscope 2.0.11 would choke on: a lone surrogate in
  * anything sent, a data block whose URL is not http(s), a session id `.` or `..`.
  */
-export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "not_writable" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed";
+export type MsgErrorCode = "role_violation" | "invalid_role" | "invalid_content" | "invalid_msg" | "invalid_event" | "invalid_json" | "invalid_base64" | "invalid_url" | "base64_after_url" | "no_reply" | "invalid_stream" | "invalid_checkpoint" | "limit_exceeded" | "unknown_block" | "unknown_reply" | "after_end" | "after_block_end" | "duplicate_block" | "foreign_reply" | "unknown_event_type" | "freed" | "not_writable" | "invalid_argument" | "init_failed" | "not_initialized" | "busy" | "http_error" | "service_unavailable" | "run_failed" | "run_lost" | "closed" | "aborted";
 /**
  * Every error this package throws: bad messages, bad events, events the reducer rejects.
  * `code` is stable; `message` carries the reference's text where it has one (e.g.
@@ -107,4 +108,11 @@ export declare function checkDataUrls(value: unknown, what: string): void;
  * parent: `DELETE /sessions/..` is `DELETE /`), without a lone surrogate.
  */
 export declare function sessionIdSegment(id: unknown, what: string): string;
+/**
+ * A call's options (`{signal?, ...}`): `{}` when absent; `invalid_argument` for options
+ * that are not an object (null included) or a `signal` that is not an `AbortSignal`.
+ */
+export declare function optionsObject<T extends object>(options: T | undefined, what: string): T;
+/** The error of a request whose `signal` was aborted: its reason if a `MsgError` (the chat's `closed`), else `aborted` with the reason as `cause`. */
+export declare function abortedError(signal: AbortSignal): MsgError;
 export {};

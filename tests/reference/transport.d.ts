@@ -170,4 +170,11 @@ export declare class AgentScopeTransport implements ChatTransport {
         signal?: AbortSignal;
     }): Promise<ServiceStatus>;
 }
+/**
+ * Checks the messages of a history page as the chat reads them: each an object with a
+ * string `id` and `role` and a `content` list of blocks, each block an object with a
+ * string `type` (a tool call or result also a string `id`). Throws `http_error` (with
+ * `status`, the answer's) for the first that is not, before anything of the page is used.
+ */
+export declare function checkMessages(messages: unknown, what: string, status?: number): asserts messages is MsgJSON[];
 export {};

@@ -42,7 +42,15 @@ export type Action =
   /** An instance is killed and restarts after `downMs` (SimService.kill: its run dies, the lock stays for its lease). */
   | { kind: "kill"; instance: number; downMs: number }
   /** An instance hangs for `ms`: its requests wait, its streams go silent (tests/sim/faults.ts `hang`). */
-  | { kind: "hang"; instance: number; ms: number };
+  | { kind: "hang"; instance: number; ms: number }
+  /** The open session is deleted (in this page: `SessionsClient.remove`; or elsewhere), then a send is tried on the chat (refused, nothing posted, once it knows), then a new session is opened. */
+  | { kind: "deleteOpen"; inPage: boolean }
+  /** The stream refused past the retry attempts (connection `lost`), then a send: the POST the service takes connects the stream again. */
+  | { kind: "sendWhileLost"; policy: string }
+  /** The next `POST /chat/` is answered 200 and never applied (its instance died right after answering). */
+  | { kind: "swallowPost" }
+  /** The next history page holds a `null` content block (the chat refuses it: http_error, nothing merged). */
+  | { kind: "malformed" };
 
 /** The routes an outage (5xx in a row) hits. */
 export const OUTAGE_ROUTES = ["GET /sessions/:id/messages", "GET /sessions/:id/stream", "GET /sessions/:id/status", "POST /chat/"] as const;
@@ -76,6 +84,7 @@ export interface ChatModule {
   Chat: Json;
   AgentScopeTransport: Json;
   MsgError: Json;
+  SessionsClient: Json;
 }
 
 /** Comparable copies of messages: what the reducer or the service makes up nulled. */
@@ -125,7 +134,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   }) as typeof crypto.getRandomValues;
   const unhandled = (reason: unknown) => violate(`unhandled rejection: ${describe(reason)}`);
   process.on("unhandledRejection", unhandled);
-  const { Chat, AgentScopeTransport, MsgError } = mod;
+  const { Chat, AgentScopeTransport, MsgError, SessionsClient } = mod;
   const isMsgError = (e: unknown) => e instanceof MsgError;
   /** how far the client's wall clock was stepped (clockJump): the service's own clock is not */
   let jumped = 0;
@@ -156,6 +165,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   let openStarted = 0;
   let sessionId: string | null = null;
   const sessions: string[] = [];
+  /** sessions deleted (deleteOpen): a killed run of one holds its lock (a timer) until its lease ends */
+  const deleted: string[] = [];
   /** the snapshot the chat's listener read when it was last told (a UI renders that one) */
   let seen: Json = null;
   let notified = 0;
@@ -167,6 +178,16 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   const events = new Map<string, number>();
   const sent: string[] = [];
   const tick = (ms: number) => clock.tickAsync(ms);
+  /** Per open chat: the replies an event passed to onEvent was of (a REPLY_START of one of them continues it). */
+  const met = new Set<string>();
+  /** Per open chat: the last CUSTOM state_updated's value passed to onEvent. */
+  let lastState: Json = undefined;
+  /** The errors actions rejected with (the app was told: at rest `error` may still be one). */
+  const toldErrors = new Set<unknown>();
+  /** A POST /chat/ was answered and never applied (swallowPost): a lost answer or turn is told after lostRunMs. */
+  let swallowed = false;
+  /** The last send of the open chat: its text, whether it resolved, and whether a stop or another send came after. */
+  let lastSend = null as { text: string; resolved: boolean; after: boolean; lost: boolean } | null;
 
   let sending = 0;
   const act = (what: string, run: () => Promise<unknown>) => {
@@ -185,9 +206,27 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     }).then(
       () => {},
       (e) => {
+        toldErrors.add(e);
         trace.push(`${Date.now()} ${what} rejected: ${describe(e)}`);
         if (!isMsgError(e)) violate(`${what} rejected with a non-MsgError: ${describe(e)}`);
       },
+    );
+    return p;
+  };
+
+  /** A send of `text` on `c` (the user's, or from a callback), with the checks every send gets. */
+  const sendOn = (c: Json, text: string, what: string) => {
+    if (lastSend !== null) lastSend.after = true;
+    const mine = { text, resolved: false, after: false, lost: false };
+    lastSend = mine;
+    const p = act(what, () => c.send(text));
+    p?.then(
+      () => {
+        mine.resolved = true;
+        // the service took it: it is reachable, so the stream is not left lost (the run would never show)
+        if (chat === c && c.getSnapshot().connection === "lost" && c.error?.status !== 404) violate("a send resolved and the connection stays lost (its reply would never show)");
+      },
+      () => {},
     );
   };
 
@@ -216,11 +255,19 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       if (pendingOnFinish !== null && chat !== null) {
         const text = sendText(pendingOnFinish);
         pendingOnFinish = null;
-        const c = chat;
-        act(`send ${JSON.stringify(text)} from onFinish`, () => c.send(text));
+        sendOn(chat, text, `send ${JSON.stringify(text)} from onFinish`);
       }
     },
-    onEvent: (e: Json) => {
+    onEvent: (e: Json, info: Json) => {
+      if (e.type === "REPLY_START") {
+        // continued: a reply met before (an event of it came); not one never met nor stored
+        if (met.has(e.reply_id) && info?.continued !== true) violate(`onEvent: a REPLY_START of reply ${e.reply_id}, met before, with continued ${info?.continued}`);
+        if (!met.has(e.reply_id) && !sim.stored(chat?.sessionId ?? sessionId ?? "").some((m) => m.id === e.reply_id) && info?.continued !== false) {
+          violate(`onEvent: the first REPLY_START of reply ${e.reply_id} (never met nor stored) with continued ${info?.continued}`);
+        }
+      }
+      if (typeof e.reply_id === "string") met.add(e.reply_id);
+      if (e.type === "CUSTOM" && e.name === "state_updated") lastState = e.value;
       if (typeof e.id === "string") {
         events.set(e.id, (events.get(e.id) ?? 0) + 1);
         if (events.get(e.id)! > 1) violate(`onEvent called twice for event ${e.id} (${e.type})`);
@@ -228,8 +275,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       if (pendingOnEvent !== null && chat !== null && e.type === "REPLY_START") {
         const text = sendText(pendingOnEvent);
         pendingOnEvent = null;
-        const c = chat;
-        act(`send ${JSON.stringify(text)} from onEvent`, () => c.send(text));
+        sendOn(chat, text, `send ${JSON.stringify(text)} from onEvent`);
       }
     },
   });
@@ -237,6 +283,9 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   const open = async (id: string | null): Promise<void> => {
     finishes.clear();
     events.clear();
+    met.clear();
+    lastState = undefined;
+    lastSend = null;
     for (let attempt = 0; attempt < 20 && chat === null; attempt++) {
       openStarted = serviceNow();
       const opening = Chat.open(transport(), { ...options(), ...(id === null ? {} : { sessionId: id }) });
@@ -264,6 +313,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
         if (chat !== mine) return;
         seen = mine.getSnapshot();
         notified += 1;
+        if (seen.error?.code === "run_lost" && lastSend !== null) lastSend.lost = true;
       });
       openedAt = serviceNow();
       sessionId = chat.sessionId;
@@ -282,11 +332,64 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       switch (action.kind) {
         case "send": {
           const text = sendText(action.policy);
-          act(`send ${JSON.stringify(text)}`, () => c.send(text));
+          sendOn(c, text, `send ${JSON.stringify(text)}`);
           break;
         }
         case "stop":
+          if (lastSend !== null) lastSend.after = true;
           act("stop", () => c.stop());
+          break;
+        case "deleteOpen": {
+          // the open session deleted, in this page or elsewhere; a send once the chat knows is refused, nothing posted
+          const sid = c.sessionId;
+          trace.push(`${Date.now()} delete ${sid}${action.inPage ? " in this page" : " elsewhere"}`);
+          const remover = new SessionsClient(new AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, fetch: sim.fetch }));
+          if (action.inPage) await remover.remove(sid).catch((e: unknown) => trace.push(`${Date.now()} delete failed: ${describe(e)}`));
+          else {
+            await sim
+              .fetch(`${sim.urls[0]}/sessions/${sid}?agent_id=${sim.agentId}`, { method: "DELETE", headers: { "X-User-ID": sim.userId } })
+              .catch((e: unknown) => trace.push(`${Date.now()} delete failed: ${describe(e)}`));
+          }
+          for (let i = 0; i < 200 && c.getSnapshot().connection !== "lost"; i++) await tick(100);
+          const snap = c.getSnapshot();
+          if (snap.connection === "lost" && snap.error?.status === 404) {
+            const before = sim.events(sid).length;
+            const shown = snap.messages.length;
+            let outcome: unknown = "resolved";
+            try {
+              await c.send(sendText("hello"));
+            } catch (e) {
+              outcome = e;
+            }
+            if (!(isMsgError(outcome) && (outcome as Json).code === "http_error")) violate(`a send after the chat found its session deleted: ${outcome instanceof Error ? describe(outcome) : String(outcome)}`);
+            if (c.getSnapshot().messages.length !== shown || sim.events(sid).length !== before) violate("a send after the chat found its session deleted changed the messages or reached the service");
+          }
+          // (a delete that failed, an instance down, leaves it: its runs are waited for at rest)
+          if (!sim.sessionIds().includes(sid)) {
+            sessions.splice(sessions.indexOf(sid), 1);
+            deleted.push(sid);
+          }
+          c.close();
+          chat = null;
+          await open(null);
+          break;
+        }
+        case "sendWhileLost": {
+          // the stream refused past its attempts (8): lost; then the user sends
+          faults.plan("GET /sessions/:id/stream", { kind: "error" }, 12);
+          faults.cutStreams();
+          for (let i = 0; i < 300 && c.getSnapshot().connection !== "lost"; i++) await tick(100);
+          trace.push(`${Date.now()} connection ${c.getSnapshot().connection}`);
+          const text = sendText(action.policy);
+          sendOn(c, text, `send ${JSON.stringify(text)} while ${c.getSnapshot().connection}`);
+          break;
+        }
+        case "swallowPost":
+          swallowed = true;
+          faults.plan("POST /chat/", { kind: "swallow" });
+          break;
+        case "malformed":
+          faults.plan("GET /sessions/:id/messages", { kind: "malformed" });
           break;
         case "confirm": {
           const pending = (c.pendingActions as Json[]).find((a) => a.kind === "confirm" && a.worker === undefined);
@@ -375,7 +478,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     // (a killed instance restarts: at most 60 s)
     for (let i = 0; i < 70 && !sim.reachable(); i++) await tick(1000);
     if (chat === null) await open(sessionId);
-    const busy = () => !sim.reachable() || sessions.some((sid) => sim.running(sid));
+    const busy = () => !sim.reachable() || [...sessions, ...deleted].some((sid) => sim.running(sid));
     // (a killed instance's run holds its session's lock for its lease: up to 600 s)
     const restBound = killed ? 700 : 60;
     // (100 ms steps for the first minute, then 1 s: a lease is waited out in minutes)
@@ -384,18 +487,47 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
     const c = chat;
     if (c !== null) {
       // the bound: a reply in flight settles within 30 s of the service being idle and reachable
-      for (let i = 0; i < 300 && ACTIVE.has(c.status); i++) await tick(100);
-      if (ACTIVE.has(c.status)) violate(`the status stayed ${c.status} 30 s after the service came to rest`);
+      // (an input the service took and never applied waits lostRunMs, 120 s, before it is given up)
+      const activeBound = swallowed ? 150 : 30;
+      for (let i = 0; i < activeBound * 10 && ACTIVE.has(c.status); i++) await tick(100);
+      if (ACTIVE.has(c.status)) violate(`the status stayed ${c.status} ${activeBound} s after the service came to rest`);
       if (c.getSnapshot().connection === "lost") {
         // the app's documented recovery (the error says to call reconnect())
         if (c.error === null) violate("the connection is lost with no error");
         trace.push(`${Date.now()} reconnect() (the connection was lost: ${c.error?.message})`);
         c.reconnect();
+        // (an input it waits for, taken and never applied, is given up lostRunMs after its POST)
+        // (a 3 s stall watch loses an idle stream every 30 s or so: reconnected as the error says)
+        for (let i = 0; swallowed && i < activeBound * 10 && (ACTIVE.has(c.status) || c.getSnapshot().connection === "lost"); i++) {
+          if (c.getSnapshot().connection === "lost") c.reconnect();
+          await tick(100);
+        }
       }
       await tick(15_000);
       const snap = c.getSnapshot();
       trace.push(`${Date.now()} at rest: status ${snap.status}, connection ${snap.connection}, error ${snap.error?.code ?? null}: ${snap.error?.message ?? ""}`);
       if (snap.partial.length > 0) violate(`partial at rest: ${snap.partial.join(", ")}`);
+      // at rest, reachable and reconnected: no error left but one the app must see (a failed
+      // or lost run, a turn or answer not applied) or one an action rejected with
+      const stored = sim.stored(c.sessionId);
+      // (a 3 s stall watch drops an idle stream between heartbeats: reconnecting, it says why)
+      const reconnecting = snap.connection !== "open" && snap.error?.code === "service_unavailable" && /event stream/.test(snap.error.message);
+      if (snap.error !== null && snap.error.code !== "run_failed" && snap.error.code !== "run_lost" && !toldErrors.has(snap.error) && !reconnecting) {
+        violate(`an error left at rest: ${snap.error.code}: ${snap.error.message}`);
+      }
+      if (snap.status === "error" && snap.error === null) violate("status error at rest with no error");
+      // a send the service took whose turn it never stored, with no stop or send after it: told (run_lost)
+      if (lastSend?.resolved === true && !lastSend.after && !stored.some((m) => m.role === "user" && textOf(m) === lastSend!.text) && snap.error?.code !== "run_lost" && !lastSend.lost) {
+        violate(`the turn ${JSON.stringify(lastSend.text)} was never stored and the chat says nothing (error ${snap.error?.code ?? null})`);
+      }
+      // a call waiting at rest can be answered
+      for (const a of snap.pendingActions) {
+        if (a.worker === undefined && a.answered === true) violate(`tool call ${a.toolCall.id} waits at rest and is marked answered (it can never be answered)`);
+      }
+      // the app state mirrors the CUSTOM events (or the list, loaded after them)
+      if (lastState !== undefined && JSON.stringify(snap.state) !== JSON.stringify(lastState) && JSON.stringify(snap.state) !== JSON.stringify(sim.stateOf(c.sessionId))) {
+        violate(`state at rest is not the last state_updated's: ${JSON.stringify(snap.state)?.slice(0, 200)}`);
+      }
       // (a listener is told within the throttle, 0 here, at the next macrotask: a UI shows
       // what the chat holds. The stream may change it at any ms (a 3 s stall watch): what
       // is asked is that a change made before now is told within a few ms)
@@ -403,7 +535,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       const told = notified;
       await tick(5);
       if (seen !== current && notified === told) violate("the listener was not told of the last change (a UI would show a stale snapshot)");
-      const store = comparable(sim.stored(c.sessionId));
+      const store = comparable(stored);
       const shown = comparable(snap.messages);
       if (JSON.stringify(store) !== JSON.stringify(shown)) {
         violate(`the messages differ from the store at rest (${shown.length} shown, ${store.length} stored)`);
@@ -520,6 +652,10 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("kill" as const), instance: fc.integer({ min: 0, max: 1 }), downMs: fc.constantFrom(1000, 10_000, 60_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("hang" as const), instance: fc.integer({ min: 0, max: 1 }), ms: fc.constantFrom(3000, 10_000, 30_000) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("clockJump" as const), ms: fc.constantFrom(-3_600_000, -600_000, -30_000, 30_000, 600_000, 3_600_000) }) },
+  { weight: 1, arbitrary: fc.boolean().map((inPage) => ({ kind: "deleteOpen" as const, inPage })) },
+  { weight: 1, arbitrary: policy.map((p) => ({ kind: "sendWhileLost" as const, policy: p })) },
+  { weight: 1, arbitrary: fc.constant({ kind: "swallowPost" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "malformed" as const }) },
 );
 
 export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({

@@ -54,7 +54,15 @@ export const NO_FAULTS: FaultRates = {
 };
 
 /** A fault a schedule asks for (see {@link Faults.plan}). */
-export type Planned = { kind: "error" } | { kind: "lostBefore" } | { kind: "lostAfter" } | { kind: "hold"; ms: number };
+export type Planned =
+  | { kind: "error" }
+  | { kind: "lostBefore" }
+  | { kind: "lostAfter" }
+  | { kind: "hold"; ms: number }
+  /** answered 200 `{"status": "started"}` for the service, which never gets it (an instance that died right after answering) */
+  | { kind: "swallow" }
+  /** the service's answer with its first message's first block made `null` (an empty page: a message of one `null` block added) */
+  | { kind: "malformed" };
 
 /** Waits `ms` on the (virtual) clock; rejects with the signal's reason once it aborts. */
 function sleep(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
@@ -279,6 +287,19 @@ export class Faults {
         const response = await inner(request.url, { ...init, signal: null });
         void response.body?.cancel().catch(() => {});
         throw new TypeError("fetch failed", { cause: new Error("injected: connection reset before the answer") });
+      }
+      case "swallow":
+        this.#note(`${route} answered 200 and never applied (planned)`);
+        return new Response(JSON.stringify({ status: "started" }), { status: 200, headers: { "content-type": "application/json" } });
+      case "malformed": {
+        this.#note(`${route} answered with a null content block (planned)`);
+        const response = await inner(request.url, init);
+        const body = await response.json();
+        if (Array.isArray(body?.messages)) {
+          if (body.messages.length === 0) body.messages.push({ id: "malformed", role: "user", name: "user", content: [null] });
+          else body.messages[0] = { ...body.messages[0], content: [null, ...(body.messages[0].content ?? []).slice(1)] };
+        }
+        return new Response(JSON.stringify(body), { status: response.status, headers: { "content-type": "application/json" } });
       }
       case "hold": {
         this.#note(`${route} held ${fault.ms} ms on its way to the service (planned)`);

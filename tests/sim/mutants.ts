@@ -114,8 +114,80 @@ export const MUTANTS: Mutant[] = [
   {
     name: "reconnect() connects without reloading the stored page (a reply damaged while the service was lost stays so)",
     file: "chat.js",
-    from: `void runStream(this.#stream, true);`,
-    to: `void runStream(this.#stream);`,
+    from: `if (this.#do(() => this.#core.reconnect()))
+            void runStream(this.#stream, true);`,
+    to: `if (this.#do(() => this.#core.reconnect()))
+            void runStream(this.#stream);`,
     seeds: [0, 4000],
+  },
+  // the blind spots attack 36 found (X1 to X6, each missed before the invariants and actions of that work), and its fixes
+  {
+    name: "onEvent's info.continued always false (a parked reply going on looks new)",
+    file: "chat-feed.js",
+    from: `continued = s.started.has(event.reply_id) || s.historyIds.has(event.reply_id);`,
+    to: `continued = false;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a reload's failure error never cleared (an error at rest with the service back)",
+    file: "chat-core.js",
+    from: `        if (this.reloadError !== undefined && this.error === this.reloadError) {
+            this.error = null;`,
+    to: `        if (false) {
+            this.error = null;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a failed answer stays answered (its call can never be answered again)",
+    file: "chat-core.js",
+    from: `            this.answered.delete(id);
+            this.answerPosting.delete(id);`,
+    to: `            this.answerPosting.delete(id);`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a message the service never stored is dropped silently (no run_lost)",
+    file: "chat-history.js",
+    from: `if (dropped > 0 && !s.fatal) {`,
+    to: `if (false) {`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a send keeps a failed run's state (status error after a reply that ended well)",
+    file: "chat-core.js",
+    from: `        this.runError = false;
+        const wasLost = this.runLost;`,
+    to: `        const wasLost = this.runLost;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "CUSTOM state_updated ignored (state not mirrored)",
+    file: "app-state.js",
+    from: `this.state = Object.freeze(v);`,
+    to: `void 0;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a send after the session was found deleted is posted",
+    file: "chat-core.js",
+    from: `    beginSend(msgs, status) {
+        this.usable();`,
+    to: `    beginSend(msgs, status) {`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a POST the service took leaves a lost stream lost (its reply never shows)",
+    file: "chat.js",
+    from: `if (!this.#core.closed && this.#do(() => this.#core.reconnect()))`,
+    to: `if (false)`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "an answer taken and never applied stays answered (the call waits for good)",
+    file: "chat-state.js",
+    from: `        if (this.answered.size === 0)
+            return;`,
+    to: `        return;`,
+    seeds: [0, 2000],
   },
 ];

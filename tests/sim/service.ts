@@ -197,6 +197,12 @@ export class SimService {
     return structuredClone(this.#sessions.get(sessionId)?.stored ?? []);
   }
 
+  /** The session's `{tasks_context, permission_context}` now (what CUSTOM state_updated carries), or undefined. */
+  stateOf(sessionId: string): Json {
+    const s = this.#sessions.get(sessionId);
+    return s === undefined ? undefined : this.#state(s);
+  }
+
   /** Whether a run holds the session's lock (`is_running`). */
   running(sessionId: string): boolean {
     return this.#sessions.get(sessionId)?.run !== undefined;

@@ -170,7 +170,14 @@ test("the page at rest puts in the stored reply and settles one whose end the st
   const stored = { ...c.snapshot(APP).messages[0]!, content: [{ ...c.snapshot(APP).messages[0]!.content[0], text: "partial whole" }], finished_at: T(999), finished_reason: "completed" } as MsgJSON;
   c.merge({ messages: [stored], hasMore: false, isRunning: false, eventCursor: "c9" });
   const effects = c.takeEffects();
-  assert.deepEqual(effects.map((e) => e.type), ["finish"]);
+  // the REPLY_END the stream never brought, made from the stored reply (info.rebuilt), then onFinish
+  assert.deepEqual(effects.map((e) => e.type), ["event", "finish"]);
+  const rebuilt = effects[0] as { event: { type: string; reply_id: string; finished_reason: string; created_at: string; id?: string }; info: { continued: boolean; rebuilt: boolean } };
+  assert.deepEqual([rebuilt.event.type, rebuilt.event.reply_id, rebuilt.event.finished_reason, rebuilt.event.created_at, rebuilt.event.id], ["REPLY_END", "r5", "completed", T(999), undefined]);
+  assert.deepEqual(rebuilt.info, { continued: false, rebuilt: true });
+  // the stream's own REPLY_END of it, late, is not passed again
+  c.feed(bytes(end("r5")));
+  assert.deepEqual(c.takeEffects().filter((e) => e.type === "event" || e.type === "finish"), []);
   const s = c.snapshot(APP);
   assert.equal(s.status, "ready");
   assert.equal((s.messages[0]!.content[0] as { text: string }).text, "partial whole");

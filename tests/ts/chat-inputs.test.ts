@@ -294,6 +294,75 @@ test("AgentScopeTransport: a history, status or new session answer of the wrong 
   }
 });
 
+// attack 36, r1 / r2: a block of a stored message that is not an object with a string type
+const badBlocks = [
+  ["content [null]", [null]],
+  ["content [1]", [1]],
+  ["a block without type", [{ text: "x" }]],
+  ["a tool call without id", [{ type: "tool_call", name: "Bash", input: "{}", state: "asking" }]],
+] as const;
+
+test("a history page with a content block that is not an object with a string type is http_error at open (any transport), never a TypeError", async () => {
+  for (const [what, content] of badBlocks) {
+    for (const role of ["user", "assistant"]) {
+      const page = { messages: [{ id: "m1", role, name: "x", content }], event_cursor: null, is_running: false, has_more: false };
+      const { fetch: f } = recordingFetch({ [`GET /sessions/${SID}/messages`]: () => Response.json(page) });
+      await refused(() => transportOf(f).history(SID), "http_error", `history, ${role} ${what}`);
+      await refused(() => Chat.open(transportOf(f), { sessionId: SID }), "http_error", `Chat.open, ${role} ${what}`);
+      // a custom transport that hands the page on unchecked: the chat checks it itself
+      const inner = transportOf(recordingFetch().fetch);
+      const unchecked: ChatTransport = {
+        createSession: (o) => inner.createSession(o),
+        history: async () => ({ messages: page.messages as never, eventCursor: null, isRunning: false, hasMore: false }),
+        stream: (sid, o) => inner.stream(sid, o),
+        chat: (sid, input, o) => inner.chat(sid, input, o),
+        interrupt: (sid, o) => inner.interrupt(sid, o),
+        status: (sid, o) => inner.status(sid, o),
+      };
+      await refused(() => Chat.open(unchecked, { sessionId: SID }), "http_error", `Chat.open (custom transport), ${role} ${what}`);
+    }
+  }
+});
+
+test("a later reload answering a malformed block is http_error: nothing of it merged, the chat still reads, sends and closes", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    for (const [what, content] of badBlocks) {
+      let pages = 0;
+      const good = { messages: [], event_cursor: null, is_running: false, has_more: false };
+      const bad = { messages: [{ id: "m1", role: "user", name: "u", content }], event_cursor: null, is_running: false, has_more: false };
+      const errors: unknown[] = [];
+      const { fetch: f, calls } = recordingFetch({
+        [`GET /sessions/${SID}/messages`]: () => Response.json(pages++ === 0 ? good : bad),
+        // the stream ends at once: the chat reloads the page before it reconnects
+        [`GET /sessions/${SID}/stream`]: () => new Response(": bye\n\n", { headers: { "content-type": "text/event-stream" } }),
+        [`GET /sessions/${SID}/status`]: () => Response.json({ status: "idle" }),
+        "POST /chat/": () => Response.json({ status: "started" }),
+      });
+      const chat = await Chat.open(transportOf(f), { sessionId: SID, retry: { initialMs: 20, maxMs: 50, attempts: 100 }, onError: (e) => errors.push(e) });
+      try {
+        for (let i = 0; i < 100 && pages < 2; i++) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
+        const snapshot = chat.getSnapshot();
+        assert.deepEqual(snapshot.messages, [], what);
+        assert.ok(errors.some((e) => e instanceof MsgError && e.code === "http_error"), `${what}: the reload's http_error reported`);
+        assert.ok(errors.every((e) => e instanceof MsgError), `${what}: ${errors.map(String).join(", ")}`);
+        assert.ok(typeof chat.status === "string");
+        await chat.send("hi");
+        assert.ok(calls.some((c) => c.method === "POST" && c.path === "/chat/"), what);
+      } finally {
+        chat.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(unhandled.map(String), []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
+
 // F5: timeoutMs covers the whole answer, not only its headers
 test("a history answer whose body stalls after its first bytes is given up after timeoutMs (service_unavailable, cause timeout); a 204 answer is read", async () => {
   let stalled: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -371,4 +440,64 @@ test("one instance: a request safe to repeat (POST /sessions/, history) is tried
   const chat = flaky(reset, 1);
   await refused(() => transportOf(chat.f).chat(SID, { name: "user", role: "user", content: [] } as never), "service_unavailable", "a reset POST /chat/");
   assert.deepEqual(chat.calls, ["POST /chat/"]);
+});
+
+// attack 36, r7 / r8 / r15 / r16: one code per fault, whatever the shape; nothing sent
+test("a lone surrogate is invalid_argument in every shape send and post take, and in userName (at open); nothing sent", async () => {
+  const { chat, calls } = await parkedChat();
+  try {
+    for (const [what, run] of [
+      ["send(text)", () => chat.send(LONE)],
+      ["send([text block])", () => chat.send([{ type: "text", text: LONE }])],
+      ["send({content})", () => chat.send({ content: LONE })],
+      ["send({metadata})", () => chat.send({ content: "x", metadata: { k: LONE } })],
+      ["send(msg JSON)", () => chat.send({ id: "x1", role: "user", name: LONE, content: [{ type: "text", text: "x" }], metadata: {}, created_at: T } as never)],
+      ["post([msg JSON])", () => chat.post([{ id: "x2", role: "user", name: "u", content: [{ type: "text", text: LONE }], metadata: {}, created_at: T }] as never)],
+    ] as const) {
+      await refused(run, "invalid_argument", what);
+    }
+    assert.deepEqual(writes(calls), []);
+  } finally {
+    chat.close();
+  }
+  await refused(() => Chat.open(transportOf(recordingFetch().fetch), { sessionId: SID, userName: "a\ud800b" }), "invalid_argument", "userName");
+});
+
+test("wrong argument types are MsgErrors (never a TypeError), answers of the wrong shape are refused before the request", async () => {
+  const { chat, calls } = await parkedChat();
+  const aborted = new AbortController();
+  aborted.abort();
+  const t = transportOf(recordingFetch().fetch);
+  const sessions = new SessionsClient(t);
+  try {
+    await refused(() => chat.confirm("tool", true, null as never), "invalid_argument", "confirm options null");
+    await refused(() => chat.confirm("tool", true, { rules: 5 as never }), "invalid_argument", "confirm rules 5");
+    await refused(() => chat.submitExternal({ toolCallId: "ask" } as never), "invalid_argument", "submitExternal without output");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "x", metadata: "x" as never }), "invalid_argument", "submitExternal metadata 'x'");
+    await refused(() => chat.submitExternal({ toolCallId: "ask", output: "x", state: "bogus" as never }), "invalid_argument", "submitExternal state bogus");
+    assert.deepEqual(writes(calls), []);
+    // (the calls still wait: none was marked answered)
+    assert.deepEqual(chat.pendingActions.map((a) => a.answered ?? false), [false, false]);
+  } finally {
+    chat.close();
+  }
+  await refused(() => sessions.list(null as never), "invalid_argument", "sessions.list(null)");
+  await refused(() => sessions.rename(SID, "x", null as never), "invalid_argument", "sessions.rename(…, null)");
+  await refused(() => t.history(SID, null as never), "invalid_argument", "transport.history(…, null)");
+  await refused(() => t.request("GET", "/sessions/", null as never), "invalid_argument", "transport.request(…, null)");
+  const e = await refused(() => sessions.list({ signal: aborted.signal }), "aborted", "an aborted signal");
+  assert.ok(e.cause instanceof DOMException);
+});
+
+test("a CUSTOM state_updated whose tasks_context or permission_context is null (or a list) is ignored: state stays as it was", async () => {
+  const { AppState } = await import("../../pkg/dist/app-state.js");
+  const app = new AppState(SID, null, new AbortController().signal, () => {}, () => {});
+  const good = { tasks_context: { tasks: [] }, permission_context: { mode: "default" } };
+  const custom = (value: unknown) => ({ type: "CUSTOM", name: "state_updated", value }) as never;
+  app.apply(custom(good));
+  assert.deepEqual(app.state, good);
+  for (const value of [{ tasks_context: null, permission_context: { mode: "x" } }, { tasks_context: { tasks: [] }, permission_context: null }, { tasks_context: [], permission_context: {} }]) {
+    app.apply(custom(value));
+    assert.deepEqual(app.state, good, JSON.stringify(value));
+  }
 });
