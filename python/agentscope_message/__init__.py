@@ -43,12 +43,20 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
         error.code = "invalid_argument"
         raise error
     try:
-        content_json = json.dumps(content, allow_nan=False)
-        options_json = json.dumps(options, allow_nan=False)
-    except (TypeError, ValueError) as e:
+        content_json = json.dumps(content, allow_nan=False, ensure_ascii=False)
+        options_json = json.dumps(options, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        # (RecursionError: nesting deeper than Python's recursion limit)
         error = MsgError(f"not JSON: {e}")
         error.code = "invalid_argument"
         raise error from e
+    for what, text in (("content", content_json), ("options", options_json)):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            error = MsgError(f"{what}: a lone surrogate ({text[e.start]!r}) is not text")
+            error.code = "invalid_argument"
+            raise error from None
     return Msg._create(role, name, content_json, options_json)
 
 

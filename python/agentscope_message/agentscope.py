@@ -791,38 +791,49 @@ def _write_back(obj: Any, read: bool = True) -> bool:
         if fold is not None and fold.busy:
             return False
         base = _base or type(obj).__mro__[1]
-        object.__setattr__(obj, "__class__", base)
-        if fold is None:
-            return True
-        if read:
+        if fold is not None and read:
             fold.reads += 1
             fold.last, fold.events, fold.debt = fold.events, 0, 0.0
-        if fold.native is None:
+        if fold is None or fold.native is None:
+            object.__setattr__(obj, "__class__", base)
             return True
-        native, fold.native = fold.native, None
-        _stats["write_backs"] += 1
-        text = native.to_json()
-        fold.size = len(text)
-        data = json.loads(text)
-        # each field validated as the model's field (not the whole model: the reference's
-        # append_event runs no model validator, so a user message given a tool call by an
-        # event stays as it is), all of them before anything is written
-        values = [(name, _validated(base, name, data[name])) for name in _CHANGED_BY_EVENTS]
-        state = obj.__dict__
-        fields_set = obj.__pydantic_fields_set__
-        for name, value in values:
-            old = state.get(name)
-            if name == "content" and isinstance(old, list):
-                _update_list(old, value)
-            elif _same_model(old, value):
-                _update_model(old, value)
-            elif not _same_json(old, value):
-                state[name] = value
-                fields_set.add(name)
-                if name == "finished_at":
-                    # a REPLY_END sets the three together, as the reference's does
-                    fields_set.update(("finished_reason", "error"))
+        # the message stays a folding one until its state is written: another thread's
+        # event meanwhile (to_json below lets other threads run) sees a folding message
+        # whose Rust state is gone and waits for this lock, then applies it to the state
+        # written here; made plain first, it took the reference's path and applied its
+        # delta to the text as it was before the episode, losing the episode's deltas
+        try:
+            native, fold.native = fold.native, None
+            _stats["write_backs"] += 1
+            text = native.to_json()
+            fold.size = len(text)
+            data = json.loads(text)
+            # each field validated as the model's field (not the whole model: the
+            # reference's append_event runs no model validator, so a user message given a
+            # tool call by an event stays as it is), all of them before anything is written
+            values = [(name, _validated(base, name, data[name])) for name in _CHANGED_BY_EVENTS]
+            # (read past the class's hook, which would write back again)
+            _write_state(_dict_of(obj, "__dict__"), _dict_of(obj, "__pydantic_fields_set__"), values)
+        finally:
+            object.__setattr__(obj, "__class__", base)
         return True
+
+
+def _write_state(state: dict, fields_set: set, values: list) -> None:
+    """The fields of a message written back from Rust into its `__dict__` (its objects
+    kept and changed where they can be: a reader holding a block sees its events)."""
+    for name, value in values:
+        old = state.get(name)
+        if name == "content" and isinstance(old, list):
+            _update_list(old, value)
+        elif _same_model(old, value):
+            _update_model(old, value)
+        elif not _same_json(old, value):
+            state[name] = value
+            fields_set.add(name)
+            if name == "finished_at":
+                # a REPLY_END sets the three together, as the reference's does
+                fields_set.update(("finished_reason", "error"))
 
 
 def _validated(base: Any, name: str, value: Any) -> Any:

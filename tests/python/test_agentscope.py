@@ -10,6 +10,8 @@ import logging
 import pickle
 import random
 import sys
+import threading
+import time
 
 import pytest
 from pydantic import BaseModel, TypeAdapter
@@ -738,3 +740,53 @@ def test_a_folding_message_s_class_reads_as_agentscope_s(installed):
     assert cls is not Msg  # still folding
     assert (cls.__name__, cls.__qualname__, cls.__module__) == (Msg.__name__, Msg.__qualname__, Msg.__module__)
     assert pickle.loads(pickle.dumps(msg)).model_dump_json() == msg.model_dump_json()
+
+
+@pytest.mark.parametrize("name", ["default", "switching", "at a delta"])
+def test_a_thread_reading_a_message_another_folds_loses_no_delta(name):
+    """One thread folds text deltas into an agentscope Msg, another only reads it
+    (`model_dump_json`, `copy.copy`), with the interpreter switching threads every 10 µs:
+    every delta is kept, in order, and no read is shorter than the one before. (Found by
+    an attack: a read's write-back made the message plain before its Rust state was
+    written, and the writer applied its delta to the text as it was before the episode,
+    losing the episode's deltas.)"""
+    N = 40000
+    fold.install()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        with mode(name):
+            msg = Msg(name="a", role="assistant", content=[], id="r1")
+            msg.append_event(E.TextBlockStartEvent(reply_id="r1", block_id="t1"))
+            msg.append_event(E.TextBlockDeltaEvent(reply_id="r1", block_id="t1", delta="p" * 20000))
+            done, lengths, errors = threading.Event(), [], []
+
+            def read():
+                try:
+                    while not done.is_set():
+                        # (now and then: a message read at every event stays with the
+                        # reference; between reads it goes to Rust, and a read writes
+                        # its 100 KB back, the GIL released meanwhile)
+                        time.sleep(0.0005)
+                        lengths.append(len(json.loads(msg.model_dump_json())["content"][0]["text"]))
+                        copy.copy(msg)
+                except Exception as e:  # what the test is about: none
+                    errors.append(repr(e))
+
+            reader = threading.Thread(target=read)
+            reader.start()
+            try:
+                for i in range(N):
+                    msg.append_event(E.TextBlockDeltaEvent(reply_id="r1", block_id="t1", delta=f"<{i}>"))
+            finally:
+                done.set()
+                reader.join()
+            assert errors == []
+            text = msg.content[0].text
+            want = "p" * 20000 + "".join(f"<{i}>" for i in range(N))
+            lost = [i for i in range(N) if f"<{i}>" not in text]
+            assert text == want, f"{len(lost)} deltas lost, {lost[:3]} … {lost[-3:]}"
+            assert len(lengths) > 10 and lengths == sorted(lengths)
+    finally:
+        sys.setswitchinterval(interval)
+        fold.uninstall()

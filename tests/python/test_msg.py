@@ -196,6 +196,17 @@ def test_a_lone_surrogate_in_an_argument_is_a_msg_error():
         with pytest.raises(MsgError) as e:
             make("\ud800", "hi")
         assert e.value.code == "invalid_argument"
+    # in the content or the options, keys included: the same code, a message naming it
+    # (it was invalid_msg, "unexpected end of hex escape": the library's own JSON)
+    for call in (
+        lambda: AssistantMsg("a", "\ud800"),
+        lambda: UserMsg("u", [{"type": "text", "text": "x\udfffy"}]),
+        lambda: AssistantMsg("a", [], metadata={"\ud800": 1}),
+        lambda: AssistantMsg("a", [], metadata={"k": ["\udc00"]}),
+    ):
+        with pytest.raises(MsgError) as e:
+            call()
+        assert e.value.code == "invalid_argument" and "lone surrogate" in str(e.value), str(e.value)
     msg = UserMsg("u", "a")
     with pytest.raises(MsgError) as e:
         msg.get_text_content("\udfff")
@@ -203,6 +214,18 @@ def test_a_lone_surrogate_in_an_argument_is_a_msg_error():
     assert msg.get_text_content() == "a" and msg.get_text_content(separator="-") == "a"
     session = Session()
     for call in (lambda: session.get("\ud800"), lambda: session.is_ended("\ud800"), lambda: Session.restore("\ud800")):
+        with pytest.raises(MsgError) as e:
+            call()
+        assert e.value.code == "invalid_argument"
+
+
+def test_a_value_nested_past_python_s_recursion_limit_is_a_msg_error():
+    """(json.dumps raised RecursionError from the factories, where append_event, Session
+    and Msg.from_dict refuse the same value with MsgError.)"""
+    deep = 1
+    for _ in range(5000):
+        deep = {"a": deep}
+    for call in (lambda: AssistantMsg("a", [], metadata=deep), lambda: UserMsg("u", [{"type": "text", "text": "x", "metadata": deep}])):
         with pytest.raises(MsgError) as e:
             call()
         assert e.value.code == "invalid_argument"
