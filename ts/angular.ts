@@ -167,7 +167,7 @@ export function injectSessions(options: ValueOrSignal<SessionsBindingOptions>, h
     const closed = async (): Promise<never> => {
       throw new MsgError("closed", "the session list was destroyed before it opened");
     };
-    return { view, client: null, close: () => {}, refresh: closed, create: closed, rename: closed, remove: closed, setPermissionMode: closed };
+    return { view, client: null, share: () => () => {}, close: () => {}, refresh: closed, create: closed, rename: closed, remove: closed, setPermissionMode: closed };
   });
   let handle: SessionsHandle | undefined;
   follow(

@@ -246,6 +246,13 @@ export interface SessionsHandle extends SessionsActions {
   view(): SessionsView;
   /** The client (null for invalid options). */
   readonly client: SessionsClient | null;
+  /**
+   * Makes the list one of the page's (it lists again when a chat or another list of the
+   * same service changes a session); returns the undo. Done by `bindSessions` itself unless
+   * `listNow` is false (React: from an effect, so that a list made in a render React
+   * throws away, or unmounted, hears nothing).
+   */
+  share(): () => void;
   close(): void;
 }
 
@@ -261,8 +268,9 @@ export function defer(f: () => void): () => void {
 }
 
 /**
- * Makes a client for `options` and lists the sessions now (`listNow` false: at the first
- * `refresh`, still `loading` until then); `onChange` gets each new view.
+ * Makes a client for `options` and lists the sessions now, one of the page's lists (`listNow`
+ * false: at the first `refresh`, still `loading` until then, and shared by `share()`);
+ * `onChange` gets each new view.
  */
 export function bindSessions(options: SessionsBindingOptions, onChange: (view: SessionsView) => void, listNow = true): SessionsHandle {
   let client: SessionsClient | null = null;
@@ -303,20 +311,25 @@ export function bindSessions(options: SessionsBindingOptions, onChange: (view: S
       await refresh();
       return result;
     };
-  if (client !== null) {
+  const share = (): (() => void) => {
+    if (client === null) return () => {};
     const lists = pageLists.get(key) ?? new Set();
     lists.add(refresh);
     pageLists.set(key, lists);
-  }
+    return () => {
+      lists.delete(refresh);
+      if (lists.size === 0 && pageLists.get(key) === lists) pageLists.delete(key);
+    };
+  };
+  const unshare = listNow ? share() : () => {};
   if (listNow) void refresh();
   return {
     view: () => view,
     client,
+    share,
     close: () => {
       closed = true;
-      const lists = pageLists.get(key);
-      lists?.delete(refresh);
-      if (lists?.size === 0) pageLists.delete(key);
+      unshare();
     },
     refresh,
     create: act((c, o?: CreateSessionOptions) => c.create(o)),

@@ -289,7 +289,15 @@ export function useSessions(options: UseSessionsOptions): UseSessionsResult {
     return made;
   }, [key]);
   const [shown, setShown] = useState<{ handle: SessionsHandle; view: SessionsView } | null>(null);
-  useEffect(() => defer(() => void handle.refresh()), [handle]);
+  useEffect(() => {
+    // one of the page's lists while mounted (not the one a StrictMode render throws away)
+    const unshare = handle.share();
+    const cancel = defer(() => void handle.refresh());
+    return () => {
+      cancel();
+      unshare();
+    };
+  }, [handle]);
   const { sessions, loading, error } = shown?.handle === handle ? shown.view : handle.view();
   const { client, refresh, create, rename, remove, setPermissionMode } = handle;
   return { sessions, loading, error, client, refresh, create, rename, remove, setPermissionMode };

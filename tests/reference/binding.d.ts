@@ -79,6 +79,13 @@ export interface SessionsHandle extends SessionsActions {
     view(): SessionsView;
     /** The client (null for invalid options). */
     readonly client: SessionsClient | null;
+    /**
+     * Makes the list one of the page's (it lists again when a chat or another list of the
+     * same service changes a session); returns the undo. Done by `bindSessions` itself unless
+     * `listNow` is false (React: from an effect, so that a list made in a render React
+     * throws away, or unmounted, hears nothing).
+     */
+    share(): () => void;
     close(): void;
 }
 /** A key of the options by value (`fetch` aside): equal keys keep the client. */
@@ -86,7 +93,8 @@ export declare function sessionsKey(o: SessionsBindingOptions): string;
 /** Calls `f` after a macrotask, unless the returned cancel comes first (StrictMode's dev-only unmount). */
 export declare function defer(f: () => void): () => void;
 /**
- * Makes a client for `options` and lists the sessions now (`listNow` false: at the first
- * `refresh`, still `loading` until then); `onChange` gets each new view.
+ * Makes a client for `options` and lists the sessions now, one of the page's lists (`listNow`
+ * false: at the first `refresh`, still `loading` until then, and shared by `share()`);
+ * `onChange` gets each new view.
  */
 export declare function bindSessions(options: SessionsBindingOptions, onChange: (view: SessionsView) => void, listNow?: boolean): SessionsHandle;
