@@ -583,7 +583,12 @@ test("examples/react-chat/App.tsx works: confirm, Approve, the approved reply sh
     await page.click("text=Send");
     await page.click("text=Approve", { timeout: WAIT });
     await page.waitForFunction(() => document.body.textContent!.includes("The Bash call was approved."), undefined, { timeout: WAIT });
-    await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT });
+    // (a run of the test command once timed out here, the approved reply shown: the
+    // status line says what the page was waiting for, the requests what it last asked)
+    await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT }).catch(async (e: unknown) => {
+      const status = await page.evaluate(() => document.querySelector(".status")?.textContent);
+      throw new Error(`${String(e)}; the status line: ${JSON.stringify(status)}; the last requests: ${site!.requests.slice(before).slice(-8).join(", ")}`);
+    });
     const shown = await page.evaluate(() => [...document.querySelectorAll("article")].map((a) => [a.className, a.textContent]));
     assert.deepEqual(shown.map(([role]) => role), ["user", "assistant"]);
     assert.equal(shown[0]![1], "confirm");
