@@ -363,50 +363,44 @@ fn diagnostics_print_a_custom_event_with_its_name_and_value() {
     );
 }
 
-#[test]
-fn a_reader_that_stops_early_is_no_error_and_a_full_disk_is_one() {
+/// `replay` of one `REPLY_START` with its output to `stdout` (`None`: a pipe whose reading
+/// end is closed before the CLI has read its input, so its write fails).
+fn replay_into(stdout: Option<std::fs::File>) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let events = br#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#;
-    // the pipe's reading end closed before the CLI has read its input, so its write fails
+    let closed = stdout.is_none();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
         .arg("replay")
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(stdout.map_or_else(Stdio::piped, Stdio::from))
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn the CLI");
-    drop(child.stdout.take());
+    if closed {
+        drop(child.stdout.take());
+    }
+    let events = br#"{"type":"REPLY_START","session_id":"s","reply_id":"r","name":"Friday"}"#;
     child
         .stdin
         .take()
         .expect("stdin")
         .write_all(events)
         .expect("write the events");
-    let out = child.wait_with_output().expect("the CLI ends");
+    child.wait_with_output().expect("the CLI ends")
+}
+
+#[test]
+fn a_reader_that_stops_early_is_no_error_and_a_full_disk_is_one() {
+    let out = replay_into(None);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 
     if Path::new("/dev/full").exists() {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
-            .arg("replay")
-            .stdin(Stdio::piped())
-            .stdout(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open("/dev/full")
-                    .expect("/dev/full"),
-            )
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the CLI");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(events)
-            .expect("write the events");
-        let out = child.wait_with_output().expect("the CLI ends");
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = replay_into(Some(full));
         assert_eq!(out.status.code(), Some(1));
         assert_eq!(
             String::from_utf8_lossy(&out.stderr).trim_end(),
