@@ -71,6 +71,15 @@ async function assertStored(chat: Chat): Promise<Json[]> {
   return last;
 }
 
+/** Waits until the service says the session's run is over and `count` messages are stored. */
+async function runOver(sessionId: string | null, count: number): Promise<void> {
+  for (;;) {
+    const page = await api(service, "GET", `/sessions/${sessionId}/messages?agent_id=${service.agentId}`);
+    if (!page.is_running && page.messages.length === count) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const texts = (m: MsgJSON | undefined, type = "text") =>
   (m?.content ?? []).filter((b) => b.type === type).map((b) => (b as { text?: string; thinking?: string }).text ?? (b as { thinking?: string }).thinking);
 const lastReply = (chat: Chat) => chat.messages.filter((m) => m.role === "assistant").at(-1);
@@ -238,11 +247,7 @@ test("a reconnect after the reply ended and saved: ready at once, not when the w
   proxy.refuseStreams(true);
   await proxy.dropStreams();
   // out of reach until the run has ended and saved
-  for (;;) {
-    const page = await api(service, "GET", `/sessions/${chat.sessionId}/messages?agent_id=${service.agentId}`);
-    if (!page.is_running && page.messages.length === 2) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await runOver(chat.sessionId, 2);
   proxy.refuseStreams(false);
   // the reload holds the whole reply (its REPLY_END never reached this page)
   await until(() => chat.status === "ready", `ready after the reconnect (status ${chat.status})`, 5_000);
@@ -261,6 +266,9 @@ test("a send during a run is busy (nothing sent); a send right at REPLY_END wait
   assert.equal(posts(), before);
   assert.equal(chat.messages.filter((m) => m.role === "user").length, 1);
   await assertStored(chat);
+  // the service may store the reply a moment before its run ends: a chat opened in that
+  // moment sees a running session, and its send is busy too. Open the next one after.
+  await runOver(chat.sessionId, 2);
   // the next one sent the moment a reply ends (from onFinish: the run still saves, so the
   // service answers 409 and the client retries)
   let resolveSecond!: () => void;

@@ -27,6 +27,16 @@ const texts = (events: Json[], replyId?: string) =>
 const index = (events: Json[], ok: (e: Json) => boolean) => events.findIndex(ok);
 
 /** The service's list entry of a session (`GET /sessions/?agent_id=…`). */
+/** The session's status once it no longer says `running` (the service's last word after 10 s). */
+async function settledStatus(sessionId: string, agentId: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { status } = await api(service, "GET", `/sessions/${sessionId}/status?agent_id=${agentId}`);
+    if (status !== "running" || Date.now() > deadline) return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function listed(sessionId: string): Promise<Json> {
   const list = await api(service, "GET", `/sessions/?agent_id=${service.agentId}`);
   return list.sessions.find((v: Json) => v.session.id === sessionId);
@@ -170,9 +180,9 @@ test("team → team_updated twice, the team in the session list; the member's co
     assert.equal(call.name, "Bash");
     assert.equal(JSON.parse(call.input).command, "touch worker.txt");
     assert.equal(call.state, "asking");
-    const memberStatus = await api(service, "GET", `/sessions/${v.worker_session_id}/status?agent_id=${v.worker_agent_id}`);
-    assert.equal(memberStatus.status, "awaiting_permission");
-    assert.equal((await api(service, "GET", `/sessions/${leader}/status?agent_id=${service.agentId}`)).status, "idle");
+    // the member parks its run a moment after the request is out: its status settles then
+    assert.equal(await settledStatus(v.worker_session_id, v.worker_agent_id), "awaiting_permission");
+    assert.equal(await settledStatus(leader, service.agentId), "idle");
     // the member's own stream has the request too
     const own = await readEvents(service, v.worker_session_id, (es) => es.some((e) => e.type === "REQUIRE_USER_CONFIRM"), { agentId: v.worker_agent_id });
     assert.equal(own.find((e) => e.type === "REQUIRE_USER_CONFIRM").reply_id, v.reply_id);
