@@ -408,3 +408,56 @@ fn a_reader_that_stops_early_is_no_error_and_a_full_disk_is_one() {
         );
     }
 }
+
+/// Runs the CLI with `args`, its stdout and stderr each `/dev/full` or a pipe.
+fn run_full(args: &[&str], stdout_full: bool, stderr_full: bool) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    Command::new(env!("CARGO_BIN_EXE_agentscope-message"))
+        .args(args)
+        .stdout(if stdout_full {
+            Stdio::from(full())
+        } else {
+            Stdio::piped()
+        })
+        .stderr(if stderr_full {
+            Stdio::from(full())
+        } else {
+            Stdio::piped()
+        })
+        .output()
+        .expect("run the CLI")
+}
+
+#[test]
+fn a_stderr_that_cannot_be_written_is_no_panic_and_help_on_a_full_disk_is_an_error() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    // the error message cannot be written: still exit 1 (a panic would be 101)
+    let out = run_full(&["replay", "/no/such/file.sse"], false, true);
+    assert_eq!(out.status.code(), Some(1));
+    // --help and --version go to stdout; a stdout that cannot take them is exit 1, said on stderr
+    for flag in ["--help", "--version"] {
+        let out = run_full(&[flag], true, false);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            "error: writing the output: No space left on device (os error 28)"
+        );
+        let out = run_full(&[flag], false, false);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("agentscope-message"));
+    }
+    // a usage error still says so on stderr, exit 2 (clap's)
+    let out = run_full(&["no-such-command"], false, false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: unrecognized subcommand 'no-such-command'"));
+    // and with stderr full, still 2, no panic
+    assert_eq!(run_full(&["no-such-command"], false, true).status.code(), Some(2));
+}

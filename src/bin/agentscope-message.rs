@@ -228,8 +228,41 @@ struct Caps {
     max_session_bytes: usize,
 }
 
+/// Writes `text` and a newline to stdout: `Ok` when written or when the reader stopped
+/// reading (a broken pipe: `| head` got what it wanted), else the error.
+fn write_stdout(text: &str) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `text` and a newline to stderr; a stderr that cannot be written is ignored (the
+/// exit code still says what happened), never a panic as `eprintln!` would be.
+fn write_stderr(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            write_stderr(e.render().to_string().trim_end());
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+        // --help, --version: on stdout, and a stdout that cannot take them is an error
+        Err(e) => {
+            return match write_stdout(e.render().to_string().trim_end()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    write_stderr(&format!("error: writing the output: {e}"));
+                    ExitCode::from(1)
+                }
+            };
+        }
+    };
+    let result = match cli.command {
         Command::Replay {
             initial,
             all,
@@ -276,22 +309,16 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(output) => {
-            if let Some(json) = output {
-                let mut stdout = io::stdout().lock();
-                match writeln!(stdout, "{json}").and_then(|()| stdout.flush()) {
-                    Ok(()) => {}
-                    // the reader stopped reading (`| head`): what it wanted was written
-                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                    Err(e) => {
-                        eprintln!("error: writing the output: {e}");
-                        return ExitCode::from(1);
-                    }
-                }
+            if let Some(json) = output
+                && let Err(e) = write_stdout(&json)
+            {
+                write_stderr(&format!("error: writing the output: {e}"));
+                return ExitCode::from(1);
             }
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("{message}");
+            write_stderr(&message);
             ExitCode::from(1)
         }
     }
