@@ -5,7 +5,7 @@
 import type { AgentEvent } from "./event.js";
 import type { ToolCallBlock } from "./message.js";
 import type { PendingAction } from "./session.js";
-import type { SessionState, SessionView, SessionsClient } from "./sessions.js";
+import type { SessionRecord, SessionState, SessionView, SessionsClient } from "./sessions.js";
 
 /**
  * A tool call waiting for an answer: the session's own ({@link PendingAction}), or with
@@ -124,6 +124,15 @@ export class AppState {
         // SOP_STEP_STARTED / SOP_STEP_ENDED and an app's own: onEvent only
         return;
     }
+    this.#changed();
+  }
+
+  /** Takes in the session's record a `PATCH` answered: `session` (when the list entry is known) and `state` as the service now holds them. */
+  applyRecord(record: SessionRecord): void {
+    if (this.#signal.aborted || !isRecord(record.state) || !isRecord(record.state.tasks_context) || !isRecord(record.state.permission_context)) return;
+    if (this.view !== null) this.view = Object.freeze({ ...this.view, session: record });
+    const { tasks_context, permission_context } = record.state;
+    this.state = Object.freeze({ tasks_context, permission_context });
     this.#changed();
   }
 

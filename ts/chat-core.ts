@@ -281,15 +281,47 @@ export class ChatCore extends ChatState {
     if (status === "streaming" || status === "submitted" || status === "stopping") throw new MsgError("busy", "a reply is in flight: stop() it or wait for its end");
     if (status === "awaiting_input") throw new MsgError("busy", "a tool call waits for an answer: confirm() or submitExternal() first");
     for (const msg of msgs) this.tail.push({ kind: "user", msg });
-    this.submit = { kind: "send", replies: this.tailReplies.size, ids: msgs.map((m) => m.id) };
+    this.submit = { kind: "send", replies: this.tailReplies.size, ids: msgs.map((m) => m.id), accepted: false };
     this.runError = false;
     const wasLost = this.runLost;
     this.clearLost(); // (a message sent after a lost run waits for its lock: told again after lostRunMs)
     this.error = this.fatal ? this.error : null;
     this.changed();
     // registered before the request goes: a stop() meanwhile marks it stopped
-    for (const msg of msgs) this.posted.set(msg, { replies: this.tailReplies.size, over: false, stopped: false });
+    for (const msg of msgs) this.posted.set(msg, { replies: this.tailReplies.size, over: false, stopped: false, accepted: false });
     return wasLost;
+  }
+
+  /** Whether `submit` is the send of (one of) `msgs`. */
+  #sendOf(msgs: readonly MsgJSON[]): boolean {
+    return this.submit?.kind === "send" && this.submit.ids?.some((id) => msgs.some((m) => m.id === id)) === true;
+  }
+
+  /**
+   * The post of user messages met a 409 (another client's run holds the session) and is
+   * tried again: the replies met so far are that run's, not this turn's.
+   */
+  sendBusy(msgs: readonly MsgJSON[]): void {
+    const replies = this.tailReplies.size;
+    for (const msg of msgs) {
+      const posted = this.posted.get(msg);
+      if (posted !== undefined) posted.replies = replies;
+    }
+    if (this.#sendOf(msgs)) this.submit = { ...this.submit!, replies };
+  }
+
+  /**
+   * The service took the post of user messages: a reply met since its last 409 is its
+   * run (its events may come before the answer); else the chat waits for the next one.
+   */
+  sendAccepted(msgs: readonly MsgJSON[]): void {
+    for (const msg of msgs) {
+      const posted = this.posted.get(msg);
+      if (posted !== undefined) posted.accepted = true;
+    }
+    if (!this.#sendOf(msgs)) return;
+    this.submit = this.tailRepliesAfter(this.submit!.replies) ? null : { ...this.submit!, accepted: true };
+    this.changed();
   }
 
   /** The post of user messages failed: the turn is taken back. */
@@ -297,7 +329,7 @@ export class ChatCore extends ChatState {
     for (const msg of msgs) this.posted.delete(msg);
     this.tail = this.tail.filter((t) => !(t.kind === "user" && msgs.includes(t.msg)));
     // (only its own wait: a later send's, made once this one's run had shown, goes on)
-    if (this.submit?.kind === "send" && this.submit.ids?.some((id) => msgs.some((m) => m.id === id))) this.submit = null;
+    if (this.#sendOf(msgs)) this.submit = null;
     this.runLost ||= wasLost; // still held by the lost run
     if (e instanceof MsgError) this.fail(e);
     else this.changed();
@@ -432,7 +464,7 @@ export class ChatCore extends ChatState {
     }
     // the turns whose run started are over (the store keeps what it had before them)
     for (const posted of this.posted.values()) {
-      if (this.tailReplies.size > posted.replies) posted.over = true;
+      if (posted.accepted && this.tailReplies.size > posted.replies) posted.over = true;
     }
     const waiting = this.submit !== null;
     const what = replies > 0
@@ -467,7 +499,8 @@ export class ChatCore extends ChatState {
   runOver(): void {
     this.overSubmit = this.submit;
     this.clearLost();
-    for (const posted of this.posted.values()) posted.over = true;
+    // (a turn whose post is still on its way, retried after a 409, has not run yet)
+    for (const posted of this.posted.values()) posted.over ||= posted.accepted;
   }
 
   /** After the reload of a run found over: a reply in flight without its end is settled. */

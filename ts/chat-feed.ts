@@ -14,7 +14,8 @@ import { undoLate } from "./chat-history.js";
  * opened before its next event.
  */
 export function feed(s: ChatState, chunk: Uint8Array): number {
-  s.effects.push({ type: "heard" });
+  const heard = { events: 0 };
+  const first = s.effects.length;
   let good = 0;
   let start = 0;
   for (let i = 1; i < chunk.length; i++) {
@@ -22,17 +23,20 @@ export function feed(s: ChatState, chunk: Uint8Array): number {
     const c = chunk[i];
     const end = c === 10 ? chunk[i - 1] === 10 || (chunk[i - 1] === 13 && chunk[i - 2] === 10) : c === 13 && chunk[i - 1] === 13 && chunk[i + 1] !== 10;
     if (end) {
-      good += feedPiece(s, chunk.subarray(start, i + 1));
+      good += feedPiece(s, chunk.subarray(start, i + 1), heard);
       start = i + 1;
     }
   }
-  if (start < chunk.length) good += feedPiece(s, chunk.subarray(start));
+  if (start < chunk.length) good += feedPiece(s, chunk.subarray(start), heard);
+  // (an event is progress: a `:` heartbeat or a cut frame alone is not, or a proxy that
+  // sends heartbeats more often than statusPollMs would keep the watchdog from ever asking)
+  if (heard.events > 0) s.effects.splice(first, 0, { type: "heard" });
   afterEvents(s);
   return good;
 }
 
 /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
-function feedPiece(s: ChatState, piece: Uint8Array): number {
+function feedPiece(s: ChatState, piece: Uint8Array, heard: { events: number }): number {
   let good = 0;
   let step = () => s.session.feed(piece);
   for (let guard = 0; guard < 1_000_000; guard++) {
@@ -47,6 +51,7 @@ function feedPiece(s: ChatState, piece: Uint8Array): number {
   }
   // the piece's events as they came (what the session decoded)
   const kept = s.session.takeEvents();
+  heard.events += kept.length;
   undoLate(s, kept);
   // (the replay comes first: a reply not met in its first 5,000 frames is left alone)
   if (s.unchecked.size > 0 && ++s.uncheckedFrames <= 5_000) checkReplay(s, kept);
@@ -186,8 +191,10 @@ function afterEvents(s: ChatState): void {
       s.finished.set(m.id, m.finished_at ?? "");
       finished.push(m);
       s.serviceRunning = false;
+      // (a turn whose post is not answered yet, retried after a 409, has not run: this
+      // reply is another client's run)
       for (const posted of s.posted.values()) {
-        if (s.tailReplies.size > posted.replies) posted.over = true;
+        if (posted.accepted && s.tailReplies.size > posted.replies) posted.over = true;
       }
       s.runError = m.finished_reason === "error" || (m.error !== null && m.error !== undefined);
       if (s.runError) {
@@ -198,7 +205,7 @@ function afterEvents(s: ChatState): void {
   }
   const submit = s.submit;
   if (submit !== null) {
-    if (submit.kind === "send" && s.tailRepliesAfter(submit.replies)) s.submit = null;
+    if (submit.kind === "send" && submit.accepted !== false && s.tailRepliesAfter(submit.replies)) s.submit = null;
     if (submit.kind === "answer" && submit.replyId !== undefined && s.session.get(submit.replyId) !== submit.seen) {
       s.submit = null;
       s.answerRunShown();

@@ -32,12 +32,58 @@ function before(a: unknown, b: string): boolean {
   return x < y;
 }
 
+/**
+ * Whether the latest `page` starts after what the chat holds: older messages exist, the
+ * page's oldest is none the chat knows, and the chat holds a stored message or an ended
+ * reply the page lacks (so more than a page came after it).
+ */
+function gap(s: ChatState, page: HistoryPage, index: ReadonlyMap<string, number>): boolean {
+  const oldest = page.messages[0]?.id;
+  if (!page.hasMore || oldest === undefined || index.has(oldest)) return false;
+  if (s.tail.some((t) => (t.kind === "user" ? t.msg.id : t.id) === oldest)) return false;
+  const ids = new Set(page.messages.map((m) => m?.id));
+  return s.history.some((m) => !ids.has(m.id)) || s.tail.some((t) => t.kind === "reply" && !ids.has(t.id) && s.session.isEnded(t.id));
+}
+
 /** Merges a page of stored messages (by id; new ones after the known ones, in order). */
 export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<string>): void {
   // (the page the chat opens on: what it holds ended before)
   const first = !s.merged;
   s.merged = true;
   const index = new Map(s.history.map((m, i) => [m.id, i]));
+  if (gap(s, page, index)) {
+    // the latest page does not reach back to what the chat holds (more than a page was
+    // stored since: another client's long list, a long run): the chat shows that page,
+    // and what is older is reached with loadOlder (a gap in the list would never be
+    // filled); what it held and the page lacks is stored, older than the page: the
+    // replies the stream brought and ended, the turns posted whose post was taken
+    const ids = new Set(page.messages.map((m) => m?.id));
+    s.history = [];
+    index.clear();
+    for (const [msg, posted] of s.posted) {
+      if (!posted.accepted || ids.has(msg.id)) continue;
+      s.posted.delete(msg);
+      s.historyIds.add(msg.id);
+    }
+    s.tail = s.tail.filter((t) => (t.kind === "user" ? !s.historyIds.has(t.msg.id) : ids.has(t.id) || !s.session.isEnded(t.id)));
+  } else {
+    // the store keeps the order of what it took: the turns posted before one the page
+    // holds are stored too, before the page when it does not reach back to them (a list
+    // posted longer than a page): they join the history there
+    const ids = new Set(page.messages.map((m) => m?.id));
+    const turns = [...s.posted.keys()];
+    let lastStored = -1;
+    turns.forEach((msg, i) => {
+      if (ids.has(msg.id)) lastStored = i;
+    });
+    for (const msg of turns.slice(0, lastStored)) {
+      if (ids.has(msg.id) || index.has(msg.id)) continue;
+      index.set(msg.id, s.history.length);
+      s.history.push(msg);
+      s.historyIds.add(msg.id);
+      s.posted.delete(msg);
+    }
+  }
   for (const m of page.messages) {
     if (typeof m !== "object" || m === null || typeof m.id !== "string") continue;
     const i = index.get(m.id);

@@ -18,7 +18,7 @@ export type Effect =
   | { readonly type: "event"; readonly event: AgentEvent; readonly info: EventInfo }
   /** An error nobody awaits: `onError` (or the console). */
   | { readonly type: "report"; readonly error: unknown }
-  /** The service was heard from (a chunk of the stream): the watchdog's next question waits again. */
+  /** The service was heard from (a chunk of the stream that brought an event): the watchdog's next question waits again. */
   | { readonly type: "heard" }
   /** An event changed a message: the watchdog's run-lost clock starts again. */
   | { readonly type: "progressed" }
@@ -32,8 +32,13 @@ export type Effect =
 /** A message of the list after the stored history: a user turn this page sent, or a reply met on the stream. */
 export type TailEntry = { kind: "user"; msg: MsgJSON } | { kind: "reply"; id: string };
 
-/** The input posted whose run has not shown yet: its user messages' ids, or the reply and calls it answers. */
-export type Submit = { kind: "send" | "answer"; replies: number; ids?: readonly string[]; replyId?: string; seen?: MsgJSON; calls?: readonly string[] };
+/**
+ * The input posted whose run has not shown yet: its user messages' ids, or the reply and
+ * calls it answers. A send's `accepted` is false until its `POST /chat/` is answered: a
+ * reply met before is another client's run (the service answers 409 while one holds the
+ * session), unless it came after the last 409 (it may be this one's, racing the answer).
+ */
+export type Submit = { kind: "send" | "answer"; replies: number; ids?: readonly string[]; replyId?: string; seen?: MsgJSON; calls?: readonly string[]; accepted?: boolean };
 
 /**
  * The chat's state: every field the transitions read and write. Fields are plain (the
@@ -103,10 +108,11 @@ export class ChatState {
   hidden = new Set<string>();
   /**
    * user turns posted that the store does not hold yet: the replies seen before each was
-   * sent, and whether a run after it is over (a reply that came after it ended, or the
-   * watchdog found the service idle)
+   * sent (or refused 409: those are another run's), whether its post was answered
+   * (`accepted`: a run over before is not its run), and whether a run after it is over (a
+   * reply that came after it ended, or the watchdog found the service idle)
    */
-  posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean }>();
+  posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean; accepted: boolean }>();
   /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
   serviceRunning = false;
   diagnostics: Diagnostic[] = [];

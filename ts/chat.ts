@@ -14,7 +14,7 @@ import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { confirmEvent, externalEvent, externalResults, postedInput, sendMessage } from "./chat-input.js";
 import { Session, pendingActions as findPending, type Diagnostic } from "./session.js";
 import { AppState, type ChatPendingAction } from "./app-state.js";
-import { SessionsClient, type PermissionMode, type SessionsTransport } from "./sessions.js";
+import { SessionsClient, type PermissionMode, type SessionRecord, type SessionsTransport } from "./sessions.js";
 import { VERIFY_WAIT_MS, postInput } from "./posting.js";
 import { watchDeletion } from "./open-sessions.js";
 import { now, sleep } from "./timing.js";
@@ -398,7 +398,8 @@ export class Chat {
     const wasLost = this.#do(() => this.#core.beginSend(msgs, this.status));
     const last = msgs.at(-1)!;
     try {
-      await this.#track(this.#post(msgs.length === 1 ? last : msgs, async () => {
+      const busy = () => this.#do(() => this.#core.sendBusy(msgs));
+      await this.#track(this.#post(msgs.length === 1 ? last : msgs, busy, async () => {
         // A run stores its user message as it starts. Stored: applied. Idle and not stored:
         // not applied. Held (by this message's run about to store it, or by another run:
         // one saving, or one whose instance died with its lock) and not stored: asked
@@ -418,11 +419,12 @@ export class Chat {
       this.#do(() => this.#core.sendFailed(msgs, wasLost, e));
       throw e;
     }
+    if (!this.#core.closed) this.#do(() => this.#core.sendAccepted(msgs));
     this.#watchdog.heard();
   }
 
   /** `postInput` (the never-twice rules, ts/posting.ts), counted for the watchdog. */
-  async #post(input: ChatInput, applied: () => Promise<boolean>): Promise<void> {
+  async #post(input: ChatInput, busy: (() => void) | undefined, applied: () => Promise<boolean>): Promise<void> {
     this.#watchdog.postStarted();
     try {
       await postInput(applied, {
@@ -431,6 +433,7 @@ export class Chat {
         busyWaitMs: this.#core.options.busyWaitMs,
         failover: () => this.#call(() => this.#transport.failover?.()),
         report: (e) => this.#report(e),
+        busy,
       });
     } finally {
       this.#watchdog.postEnded();
@@ -500,12 +503,12 @@ export class Chat {
       // a team worker's call, answered through this (the leader's) session: the worker's
       // reply goes on in its own session; CUSTOM subagent_user_confirm_result clears it
       const waiting = () => this.#app.workerCalls().some((a) => a.replyId === replyId && callIds.includes(a.toolCall.id));
-      await this.#track(this.#post(event, async () => !waiting()));
+      await this.#track(this.#post(event, undefined, async () => !waiting()));
       return;
     }
     this.#do(() => this.#core.beginAnswer(replyId, callIds));
     try {
-      await this.#track(this.#post(event, async () => {
+      await this.#track(this.#post(event, undefined, async () => {
         // not applied only while the service still waits on those calls of the stored reply
         const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
         if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
@@ -580,7 +583,9 @@ export class Chat {
 
   /**
    * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
-   * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
+   * auto-naming off), shows the record the service answered in `session` and `state` at
+   * once, then reloads `session` (a reload that fails after is passed to `onError`: the
+   * rename was applied, the call resolves). Rejects with `busy` while a run holds the
    * session (409), `invalid_argument` for an empty name, a name with a lone surrogate
    * (nothing is sent: stored, it makes agentscope 2.0.11 answer 500 on `GET /sessions/`
    * for good) or a transport without `request`.
@@ -598,12 +603,14 @@ export class Chat {
     await this.#patch((sessions) => sessions.setPermissionMode(this.sessionId, mode, { signal: this.#lifetime.signal }));
   }
 
-  async #patch(change: (sessions: SessionsClient) => Promise<unknown>): Promise<void> {
+  async #patch(change: (sessions: SessionsClient) => Promise<SessionRecord>): Promise<void> {
     this.#open();
     const sessions = this.#app.sessions;
     if (sessions === null) throw new MsgError("invalid_argument", "the chat's transport has no request(): no session routes");
-    await change(sessions);
-    await this.#app.load();
+    // the service applied it once the PATCH answered: its record is shown at once, and a
+    // reload of the list entry that fails after is reported (onError), not the call's failure
+    this.#app.applyRecord(await change(sessions));
+    await this.#app.load().catch((e: unknown) => this.#report(e));
   }
 
   /** After status `error` from a lost service: reloads the stored page and tries the stream again (resets the attempts). */

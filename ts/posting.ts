@@ -24,6 +24,8 @@ export interface PostOptions {
   failover: () => void;
   /** Errors nobody awaits. */
   report: (error: unknown) => void;
+  /** Called at each 409 before it is tried again (another run holds the session). */
+  busy?: () => void;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
         continue;
       }
       if (e.code !== "busy" || now() - t0 + wait > how.busyWaitMs) throw e;
+      how.busy?.();
     }
     await sleep(wait, how.signal);
     wait = Math.min(wait * 1.5, 1000);

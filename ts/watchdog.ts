@@ -60,7 +60,7 @@ export class RunWatchdog {
   readonly #host: WatchdogHost;
   readonly #statusPollMs: number;
   readonly #lostRunMs: number;
-  /** when the service was last heard from (a chunk of the stream, an answered post) or asked */
+  /** when the service was last heard from (an event of the stream, an answered post) or asked */
   #lastEvent = now();
   /** when an event last changed a message, or an input was posted (the run-lost clock) */
   #lastProgress = now();
@@ -89,7 +89,7 @@ export class RunWatchdog {
     clearInterval(this.#watch);
   }
 
-  /** The service was heard from (a chunk of the stream, an answered post): the next question waits again. */
+  /** The service was heard from (an event of the stream, an answered post): the next question waits again. */
   heard(): void {
     this.#lastEvent = now();
     this.#news += 1;

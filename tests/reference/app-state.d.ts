@@ -1,6 +1,6 @@
 import type { AgentEvent } from "./event.js";
 import type { PendingAction } from "./session.js";
-import type { SessionState, SessionView, SessionsClient } from "./sessions.js";
+import type { SessionRecord, SessionState, SessionView, SessionsClient } from "./sessions.js";
 /**
  * A tool call waiting for an answer: the session's own ({@link PendingAction}), or with
  * `worker` a team worker's, which the service projects onto the leader's stream as `CUSTOM
@@ -51,6 +51,8 @@ export declare class AppState {
     workerCalls(): ChatPendingAction[];
     /** Takes in an event of the stream (once per event): a `CUSTOM`'s value, a call's end for its progress. */
     apply(event: AgentEvent): void;
+    /** Takes in the session's record a `PATCH` answered: `session` (when the list entry is known) and `state` as the service now holds them. */
+    applyRecord(record: SessionRecord): void;
     /** Loads the session's record and state from the session list; one at a time (a second call meanwhile loads once more after). */
     load(): Promise<void>;
 }

@@ -127,7 +127,9 @@ export declare class Chat {
     stop(): Promise<void>;
     /**
      * Renames the session (`PATCH /sessions/{sid}` with `name`; it turns the service's
-     * auto-naming off), then reloads `session`. Rejects with `busy` while a run holds the
+     * auto-naming off), shows the record the service answered in `session` and `state` at
+     * once, then reloads `session` (a reload that fails after is passed to `onError`: the
+     * rename was applied, the call resolves). Rejects with `busy` while a run holds the
      * session (409), `invalid_argument` for an empty name, a name with a lone surrogate
      * (nothing is sent: stored, it makes agentscope 2.0.11 answer 500 on `GET /sessions/`
      * for good) or a transport without `request`.
