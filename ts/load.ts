@@ -131,7 +131,7 @@ function loadError(e: unknown): MsgError {
   if (/magic word.*3c/i.test(reason)) {
     hint = " (an HTML page was served instead of the .wasm: a dev server's or a static host's fallback? With Vite before 8, " +
       `set optimizeDeps: { exclude: ["agentscope-message"] }; ${copyIt})`;
-  } else if (/\b404\b/.test(reason)) {
+  } else if (/(failed to fetch Wasm: |^HTTP )404\b/.test(reason)) {
     hint = ` (nothing at the .wasm's URL, next to the JS: ${copyIt})`;
   } else if (/Requires read access/.test(reason)) {
     hint = " (Deno: the package reads its .wasm, on import or in init(); run with --allow-read, or only that " +
