@@ -1,4 +1,4 @@
-// The chat of tests/ts/angular-cli.test.ts: the docs' `injectChat` component (docs/chat.md,
+// The chat of tests/ts/angular-cli.test.ts: an `injectChat` component like the docs' (docs/chat.md,
 // Angular), compiled ahead of time by the Angular CLI (`ng build`, `ng serve`). The service's
 // user, agent and model come from the query string; `/api` is the same-origin proxy to it.
 import { Component, computed } from "@angular/core";
