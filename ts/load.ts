@@ -119,13 +119,20 @@ function checkOurs(module: WebAssembly.Module): WebAssembly.Module {
   return module;
 }
 
-/** `init_failed`, with the host's reason and a hint for the two common causes. */
+/** What the bundlers that emit no asset from the glue's `new URL(…, import.meta.url)` need (docs/loading.md). */
+const copyIt =
+  "esbuild and Rollup need agentscope_message_bg.wasm copied next to the bundle; Angular CLI: add the .wasm to " +
+  "angular.json's assets (docs/loading.md)";
+
+/** `init_failed`, with the host's reason and a hint for the common causes. */
 function loadError(e: unknown): MsgError {
   const reason = e instanceof Error ? e.message : String(e);
   let hint = "";
   if (/magic word.*3c/i.test(reason)) {
-    hint = " (an HTML page was served instead of the .wasm: a dev server's fallback? With Vite before 8, " +
-      'set optimizeDeps: { exclude: ["agentscope-message"] })';
+    hint = " (an HTML page was served instead of the .wasm: a dev server's or a static host's fallback? With Vite before 8, " +
+      `set optimizeDeps: { exclude: ["agentscope-message"] }; ${copyIt})`;
+  } else if (/(failed to fetch Wasm: |^HTTP )404\b/.test(reason)) {
+    hint = ` (nothing at the .wasm's URL, next to the JS: ${copyIt})`;
   } else if (/Requires read access/.test(reason)) {
     hint = " (Deno: the package reads its .wasm, on import or in init(); run with --allow-read, or only that " +
       "file: --allow-read=<the path above>)";
