@@ -95,7 +95,8 @@ function firstOf<H>(closed: () => H): { current: () => H | Promise<H>; set(handl
 
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's field initialiser:
- * opens it at the first change detection (a new session, or `sessionId`; the component's
+ * opens it at the first change detection (`sessionId`; with none, a new chat whose first
+ * `send` creates the session; the component's
  * inputs are set by then: status `connecting` until, with the `sessionId` given once it
  * can be read), updates its signals at most once per
  * `throttleMs` (16 ms unless given), opens a new chat when a signal option changes

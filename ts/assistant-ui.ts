@@ -315,7 +315,8 @@ export function useChatRuntime(chat: UseChatResult, options: ChatRuntimeOptions 
 /**
  * The one call of an assistant-ui app over an AgentScope service: {@link useChat} with
  * these options, as an assistant-ui runtime ({@link useChatRuntime}). Pass it to
- * `<AssistantRuntimeProvider runtime={…}>`.
+ * `<AssistantRuntimeProvider runtime={…}>`. With no `sessionId`, no session is made until
+ * the composer's first message (as {@link useChat}'s new chat).
  */
 export function useAgentScopeRuntime(options: AgentScopeRuntimeOptions): AssistantRuntime {
   const { attachments, ...chatOptions } = options;

@@ -1,18 +1,26 @@
 // The framework-free state the React, Vue, Svelte and Angular bindings
 // (`agentscope-message/react`, `/vue`, `/svelte`, `/angular`) wrap: a chat that is
 // "connecting" (or "closed", or "error") before `Chat.open` resolves, with actions that
-// wait for the open, and a session list that lists again after each action. Each binding
+// wait for the open (a chat of no `sessionId`: "ready" with no request, its session made
+// by its first send), and a session list that lists again after each action. Each binding
 // only maps `view()` and `onChange` onto its own reactivity. Imports no framework and
 // loads no .wasm on import.
 // The option and action types come from the core's (`ChatOptions`, the transport's
 // options, `Chat`'s and `SessionsClient`'s methods); the React hooks' spell them out.
 import { AgentScopeTransport, Chat, type AgentScopeTransportOptions, type ChatOptions, type ChatSnapshot, type ChatTransport } from "./chat.js";
-import { MsgError } from "./errors.js";
+import { postedInput, sendMessage } from "./chat-input.js";
+import { MsgError, checkDataUrls } from "./errors.js";
+import { init } from "./load.js";
+import type { MsgJSON } from "./message.js";
 import { SessionsClient, type CreateSessionOptions, type PermissionMode, type SessionView } from "./sessions.js";
 
 /** The options of a bound chat (the React hook's `UseChatOptions`, as plain values): the chat's, and where the service is. */
 export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "headers" | "session">> {
-  /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
+  /**
+   * Resume this session; `null`: open nothing (status `closed`); absent: a new chat,
+   * `ready` at once with no request, whose first `send` / `post` of messages creates its
+   * session (`createSession`), opens it and sends.
+   */
   sessionId?: string | null;
   /** The service's base URL, or the instances of one service (failover). */
   baseUrl?: string | readonly string[];
@@ -24,7 +32,8 @@ export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Part
 export interface ChatView extends ChatSnapshot {
   /**
    * The session id: the `sessionId` given, from the first view on (connecting, or an open
-   * that failed); for a new session, its id once the chat is open (null before).
+   * that failed); for a new chat (no `sessionId`), null until its first send has created
+   * and opened its session, then that session's id.
    */
   readonly sessionId: string | null;
   /** Whether older stored messages exist (`Chat.hasMore`). */
@@ -45,7 +54,13 @@ export function perViewKey<R>(make: (key: (typeof VIEW_KEYS)[number]) => R): Rec
   return Object.fromEntries(VIEW_KEYS.map((k) => [k, make(k)])) as Record<(typeof VIEW_KEYS)[number], R>;
 }
 
-/** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
+/**
+ * The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed`
+ * with `sessionId: null` or once closed). On a new chat whose session is not made yet,
+ * `send` (and `post` of messages) makes it; `stop` does nothing, `loadOlder` resolves
+ * false, and `confirm`, `submitExternal` and `post` of an answer reject `invalid_argument`
+ * (no call waits), all with no request.
+ */
 export type ChatActions = Pick<Chat, "send" | "post" | "stop" | "confirm" | "submitExternal" | "loadOlder">;
 
 /**
@@ -84,13 +99,18 @@ const CONNECTING: ChatView = Object.freeze({
   chat: null,
 });
 const CLOSED: ChatView = Object.freeze({ ...CONNECTING, status: "closed", connection: "closed" });
+/** A new chat before its first send: one can type into it; no session, no stream yet. */
+const FRESH: ChatView = Object.freeze({ ...CONNECTING, status: "ready", connection: "closed" });
 
 /**
- * The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`,
- * with the `sessionId` given (an app that mirrors it into the URL keeps the session).
+ * The view of a chat before it opens: `closed` for `sessionId` null, `ready` with no
+ * session for no `sessionId` (a new chat: its first send makes the session), else
+ * `connecting`, with the `sessionId` given (an app that mirrors it into the URL keeps the
+ * session).
  */
 export function openingView(sessionId: string | null | undefined): ChatView {
   if (sessionId === null) return CLOSED;
+  if (sessionId === undefined) return FRESH;
   return typeof sessionId === "string" && sessionId !== "" ? Object.freeze({ ...CONNECTING, sessionId }) : CONNECTING;
 }
 
@@ -122,11 +142,17 @@ function sessionsChanged(key: string, except?: () => Promise<void>): void {
 }
 
 /**
- * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
- * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options
- * whose `onError` / `onFinish` / `onEvent` are called (default: `options`). `deferred`:
- * the open waits a macrotask, and a `close` before then opens nothing (React StrictMode's
- * dev-only unmount and remount: one session, one stream, one history load per mount).
+ * Opens a chat now on the `sessionId` given (nothing for null) and calls `onChange` with
+ * each new view (throttled by the chat: `throttleMs`, 16 ms unless given). With no
+ * `sessionId` it asks nothing: the view is `ready` with no session until the first `send`
+ * (or `post` of messages), which creates the session (one for sends racing it), shows the
+ * message, opens the chat on the session and sends; the page's session lists hear of it.
+ * A failed create or open rejects that send and leaves the chat new (`ready`, `error` set):
+ * a later send tries again (on the session made, if the create got through). `latest`
+ * gives the options whose `onError` / `onFinish` / `onEvent` are called (default:
+ * `options`). `deferred`: the open waits a macrotask, and a `close` before then opens
+ * nothing (React StrictMode's dev-only unmount and remount: one session, one stream, one
+ * history load per mount).
  */
 export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView) => void, latest: () => ChatBindingOptions = () => options, deferred = false): ChatHandle {
   let chat: Chat | null = null;
@@ -144,52 +170,71 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
   // the session lists of the page hear of the session this chat made and of its record's
   // changes (a chat on a transport of its own names no service: they hear nothing)
   const key = options.transport === undefined ? serviceKey(options) : null;
+  // undefined: the first record of the chat's session is news to the lists
   let record: ChatView["session"] | undefined = options.sessionId === undefined ? undefined : null;
+  const show = (next: ChatView): void => {
+    view = Object.freeze(next);
+    onChange(view);
+  };
   const publish = (): void => {
     if (chat === null) return;
     view = Object.freeze({ ...chat.getSnapshot(), sessionId: chat.sessionId, hasMore: chat.hasMore, chat });
     if (view.session !== record && view.session !== null) {
       // (the first record of a session given is the list's own: nothing new)
-      if (key !== null && (record !== null || options.sessionId === undefined)) sessionsChanged(key);
+      if (key !== null && record !== null) sessionsChanged(key);
       record = view.session;
     }
     onChange(view);
   };
+  const typed = (e: unknown): MsgError => (e instanceof MsgError ? e : new MsgError("invalid_argument", String(e)));
   // (`notify` false while bindChat runs: the binding reads `view()` once it returns, and its
   // onChange may not know this handle yet)
   const fail = (e: unknown, notify = true): void => {
-    const error = e instanceof MsgError ? e : new MsgError("invalid_argument", String(e));
+    const error = typed(e);
     view = Object.freeze({ ...openingView(options.sessionId), status: "error", error });
     if (notify) onChange(view);
     reject(error);
   };
-  if (options.sessionId === null) reject(new MsgError("closed", "no chat is open (sessionId is null)"));
-  else {
-    const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, headers: h, session: s, sessionId: id, ...rest } = options;
-    const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
-      onError: (e) => {
-        const handler = latest().onError;
-        if (handler) handler(e);
-        else console.error("agentscope-message/chat:", e);
-      },
-      onFinish: (m) => latest().onFinish?.(m),
-      onEvent: (event, info) => latest().onEvent?.(event, info),
-    };
+  const { transport: t, baseUrl: b, userId: u, agentId: a, fetch: f, headers: h, session: s, sessionId: id, ...rest } = options;
+  const callbacks: Pick<ChatOptions, "onError" | "onFinish" | "onEvent"> = {
+    onError: (e) => {
+      const handler = latest().onError;
+      if (handler) handler(e);
+      else console.error("agentscope-message/chat:", e);
+    },
+    onFinish: (m) => latest().onFinish?.(m),
+    onEvent: (event, info) => latest().onEvent?.(event, info),
+  };
+  const transportOf = (): ChatTransport => t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, headers: h, session: s });
+  const closedError = (): MsgError => new MsgError("closed", "the chat was closed");
+  /** `Chat.open` on `how`; the chat becomes this handle's (`publish`: shown at once). */
+  const openOn = (how: ChatTransport, sessionId: string | undefined, shown: boolean): Promise<Chat> =>
+    Chat.open(how, { throttleMs: 16, ...rest, ...(sessionId === undefined ? {} : { sessionId }), ...callbacks }).then((c) => {
+      if (closed) {
+        c.close();
+        throw closedError();
+      }
+      chat = c;
+      unsubscribe = c.subscribe(publish);
+      if (shown) publish();
+      resolve(c);
+      return c;
+    });
+  // a new chat: its transport, made now (bad options: status error at once, no request)
+  let fresh: ChatTransport | null = null;
+  if (id === null) reject(new MsgError("closed", "no chat is open (sessionId is null)"));
+  else if (id === undefined) {
+    try {
+      fresh = transportOf();
+    } catch (e) {
+      fail(e, false);
+    }
+  } else {
     const open = (notify: boolean): void => {
       try {
-        const how = t ?? new AgentScopeTransport({ baseUrl: b ?? "", userId: u ?? "", agentId: a ?? "", fetch: f, headers: h, session: s });
-        Chat.open(how, { throttleMs: 16, ...rest, ...(id === undefined ? {} : { sessionId: id }), ...callbacks }).then(
-          (c) => {
-            if (closed) return c.close();
-            chat = c;
-            unsubscribe = c.subscribe(publish);
-            publish();
-            resolve(c);
-          },
-          (e: unknown) => {
-            if (!closed) fail(e);
-          },
-        );
+        openOn(transportOf(), id, true).catch((e: unknown) => {
+          if (!closed) fail(e);
+        });
       } catch (e) {
         fail(e, notify);
       }
@@ -197,7 +242,43 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     if (deferred) cancel = defer(() => open(true));
     else open(false);
   }
+  // a new chat's session: made by the first send, shared by the sends racing it
+  let creating: Promise<Chat> | null = null;
+  let created: string | null = null;
+  const create = (how: ChatTransport, msgs: readonly MsgJSON[]): Promise<Chat> => {
+    show({ ...FRESH, status: "submitted", connection: "connecting", messages: Object.freeze([...msgs]) });
+    const made = (async () => {
+      if (created === null) {
+        created = await how.createSession();
+        // the page's lists hear of it now (its record, once the chat shows it, is no news)
+        if (key !== null) sessionsChanged(key);
+        record = null;
+      }
+      if (closed) throw closedError();
+      return openOn(how, created, false);
+    })().catch((e: unknown) => {
+      creating = null;
+      const error = closed ? closedError() : typed(e);
+      if (!closed) show({ ...FRESH, error });
+      throw error;
+    });
+    creating = made;
+    return made;
+  };
   const ready = (): Promise<Chat> => (chat !== null ? Promise.resolve(chat) : opened);
+  /** The chat to act on, to wait for; null: a new chat whose session is not made (nor being made). */
+  const target = (): Promise<Chat> | null => (closed || fresh === null || chat !== null ? ready() : creating);
+  /** Sends `msgs` (checked) through `go`: on the chat, or on the chat of the session made now. */
+  const first = async (msgs: readonly MsgJSON[], go: (c: Chat) => Promise<void>): Promise<void> => {
+    const waiting = target();
+    if (waiting !== null) return go(await waiting);
+    const c = await create(fresh!, msgs);
+    const sent = go(c);
+    // (the message shown from the open on: no view of the chat without it)
+    publish();
+    return sent;
+  };
+  const userName = rest.userName ?? "user";
   return {
     view: () => view,
     close: () => {
@@ -206,9 +287,48 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       cancel();
       unsubscribe();
       chat?.close();
-      reject(new MsgError("closed", "the chat was closed"));
+      reject(closedError());
     },
-    ...forwardActions(ready),
+    send: async (input) => {
+      const waiting = target();
+      if (waiting !== null) return (await waiting).send(input);
+      // refused before a session is made: what `Chat.send` refuses before any request
+      await init();
+      const msg = sendMessage(input, userName);
+      checkDataUrls(msg.content, "send");
+      return first([msg], (c) => c.send(msg));
+    },
+    post: async (input) => {
+      const waiting = target();
+      if (waiting !== null) return (await waiting).post(input);
+      await init();
+      const posted = postedInput(input);
+      if (posted.kind === "answer") {
+        const now = target();
+        if (now !== null) return (await now).post(input);
+        throw new MsgError("invalid_argument", "post: no tool call waits (the chat has no session yet: its first send makes it)");
+      }
+      for (const msg of posted.msgs) checkDataUrls(msg.content, "post");
+      return first(posted.msgs, (c) => c.post(posted.msgs.length === 1 ? posted.msgs[0]! : posted.msgs));
+    },
+    stop: async () => {
+      const waiting = target();
+      if (waiting !== null) return (await waiting).stop();
+    },
+    confirm: async (toolCallId, confirmed, o) => {
+      const waiting = target();
+      if (waiting !== null) return (await waiting).confirm(toolCallId, confirmed, o);
+      throw new MsgError("invalid_argument", `confirm: the tool call ${JSON.stringify(String(toolCallId))} is not waiting (the chat has no session yet)`);
+    },
+    submitExternal: async (results) => {
+      const waiting = target();
+      if (waiting !== null) return (await waiting).submitExternal(results);
+      throw new MsgError("invalid_argument", "submitExternal: no tool call waits (the chat has no session yet)");
+    },
+    loadOlder: async () => {
+      const waiting = target();
+      return waiting === null ? false : (await waiting).loadOlder();
+    },
   };
 }
 

@@ -112,8 +112,9 @@ export function useEventStream(url: string | URL | null, options: EventStreamOpt
 export interface UseChatOptions extends Omit<ChatOptions, "sessionId"> {
   /**
    * Resume this session; `null`: open nothing (status `closed`, no request: a page that
-   * picks sessions from its own list shows "nothing open"); absent: a new session is
-   * created.
+   * picks sessions from its own list shows "nothing open"); absent: a new chat, status
+   * `ready` with no request, whose first `send` (or `post` of messages) creates the
+   * session (`POST /sessions/`), opens it and sends (a page load makes no empty session).
    */
   sessionId?: string | null;
   /**
@@ -143,9 +144,9 @@ export interface UseChatOptions extends Omit<ChatOptions, "sessionId"> {
 export interface UseChatResult {
   /** User and assistant messages in order (history, then live). */
   messages: readonly MsgJSON[];
-  /** See `ChatStatus`; `connecting` until the chat is open, `closed` while `sessionId` is null. */
+  /** See `ChatStatus`; `connecting` until the chat is open, `closed` while `sessionId` is null; a new chat is `ready` from the first render. */
   status: ChatSnapshot["status"];
-  /** See `ChatConnection`: the event stream's state (`closed` while `sessionId` is null). */
+  /** See `ChatConnection`: the event stream's state (`closed` while `sessionId` is null, and on a new chat before its first send). */
   connection: ChatSnapshot["connection"];
   /** The last error, or null. */
   error: MsgError | null;
@@ -159,11 +160,15 @@ export interface UseChatResult {
   progress: ChatSnapshot["progress"];
   /** Replies joined mid-way (they show what arrived). */
   partial: readonly string[];
-  /** The session id: the `sessionId` given, from the first render on; a new session's once the chat is open (null before). */
+  /** The session id: the `sessionId` given, from the first render on; for a new chat, null until its first send has created and opened its session. */
   sessionId: string | null;
   /** The chat itself, once open (null before). */
   chat: Chat | null;
-  /** `Chat.send` (waits for the chat to open): text, blocks, `{content, metadata}` or a user message. */
+  /**
+   * `Chat.send` (waits for the chat to open): text, blocks, `{content, metadata}` or a user
+   * message. A new chat's first send creates its session first (rejecting with the
+   * create's `MsgError`, the chat still new: a later send tries again).
+   */
   send: (input: SendInput) => Promise<void>;
   /** `Chat.post`: any `POST /chat/` input, with `send`'s rules. */
   post: (input: ChatInput) => Promise<void>;
@@ -180,8 +185,9 @@ export interface UseChatResult {
 }
 
 /**
- * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (creating a
- * session, or resuming `sessionId`), re-renders at most once per `throttleMs` (default
+ * A chat with an AgentScope 2.0 service (see `Chat`): opens it on mount (resuming
+ * `sessionId`; with none, a new chat asks nothing until its first `send` creates the
+ * session), re-renders at most once per `throttleMs` (default
  * 16 ms here, about a frame; 0 for once per macrotask), closes it on unmount.
  * StrictMode-safe: the open is deferred past React's dev-only unmount and remount, so one
  * session, one stream and one POST per `send` reach the service. A new `baseUrl` / `userId` / `agentId` / `sessionId` / `transport` opens a

@@ -151,6 +151,8 @@ else {
     }
     const injector = createEnvironmentInjector([], (await booted).injector);
     const chat = injectChat({ ...serviceOptions, injector });
+    // (a new chat: its first send makes its session and opens it)
+    await chat.send("hello");
     while (chat.status() !== "ready" || chat.connection() !== "open") await new Promise((r) => setTimeout(r, 20));
     const before = chat.chat().getSnapshot().connection;
     injector.destroy();

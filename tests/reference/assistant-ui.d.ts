@@ -83,7 +83,8 @@ export declare function useChatRuntime(chat: UseChatResult, options?: ChatRuntim
 /**
  * The one call of an assistant-ui app over an AgentScope service: {@link useChat} with
  * these options, as an assistant-ui runtime ({@link useChatRuntime}). Pass it to
- * `<AssistantRuntimeProvider runtime={…}>`.
+ * `<AssistantRuntimeProvider runtime={…}>`. With no `sessionId`, no session is made until
+ * the composer's first message (as {@link useChat}'s new chat).
  */
 export declare function useAgentScopeRuntime(options: AgentScopeRuntimeOptions): AssistantRuntime;
 /** The thread id of the new thread (no session yet): assistant-ui's main thread while nothing is open. */

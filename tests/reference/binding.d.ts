@@ -3,7 +3,11 @@ import { MsgError } from "./errors.js";
 import { SessionsClient, type SessionView } from "./sessions.js";
 /** The options of a bound chat (the React hook's `UseChatOptions`, as plain values): the chat's, and where the service is. */
 export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Partial<Pick<AgentScopeTransportOptions, "userId" | "agentId" | "fetch" | "headers" | "session">> {
-    /** Resume this session; `null`: open nothing (status `closed`); absent: a new session. */
+    /**
+     * Resume this session; `null`: open nothing (status `closed`); absent: a new chat,
+     * `ready` at once with no request, whose first `send` / `post` of messages creates its
+     * session (`createSession`), opens it and sends.
+     */
     sessionId?: string | null;
     /** The service's base URL, or the instances of one service (failover). */
     baseUrl?: string | readonly string[];
@@ -14,7 +18,8 @@ export interface ChatBindingOptions extends Omit<ChatOptions, "sessionId">, Part
 export interface ChatView extends ChatSnapshot {
     /**
      * The session id: the `sessionId` given, from the first view on (connecting, or an open
-     * that failed); for a new session, its id once the chat is open (null before).
+     * that failed); for a new chat (no `sessionId`), null until its first send has created
+     * and opened its session, then that session's id.
      */
     readonly sessionId: string | null;
     /** Whether older stored messages exist (`Chat.hasMore`). */
@@ -26,7 +31,13 @@ export interface ChatView extends ChatSnapshot {
 export declare const VIEW_KEYS: readonly ["messages", "status", "connection", "error", "pendingActions", "state", "session", "progress", "partial", "sessionId", "hasMore"];
 /** `{ messages: make("messages"), …, hasMore: make("hasMore") }`: one value per key of {@link VIEW_KEYS}. */
 export declare function perViewKey<R>(make: (key: (typeof VIEW_KEYS)[number]) => R): Record<(typeof VIEW_KEYS)[number], R>;
-/** The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed` with `sessionId: null` or once closed). */
+/**
+ * The actions of a bound chat: the `Chat`'s, each waiting for the open (rejecting `closed`
+ * with `sessionId: null` or once closed). On a new chat whose session is not made yet,
+ * `send` (and `post` of messages) makes it; `stop` does nothing, `loadOlder` resolves
+ * false, and `confirm`, `submitExternal` and `post` of an answer reject `invalid_argument`
+ * (no call waits), all with no request.
+ */
 export type ChatActions = Pick<Chat, "send" | "post" | "stop" | "confirm" | "submitExternal" | "loadOlder">;
 /**
  * The six actions, each forwarded to the actions `target` gives when it is called (the
@@ -39,8 +50,10 @@ export interface ChatHandle extends ChatActions {
     close(): void;
 }
 /**
- * The view of a chat before it opens: `closed` for `sessionId` null, else `connecting`,
- * with the `sessionId` given (an app that mirrors it into the URL keeps the session).
+ * The view of a chat before it opens: `closed` for `sessionId` null, `ready` with no
+ * session for no `sessionId` (a new chat: its first send makes the session), else
+ * `connecting`, with the `sessionId` given (an app that mirrors it into the URL keeps the
+ * session).
  */
 export declare function openingView(sessionId: string | null | undefined): ChatView;
 /**
@@ -50,11 +63,17 @@ export declare function openingView(sessionId: string | null | undefined): ChatV
  */
 export declare function isChatOf(view: ChatView, sessionId: string | null | undefined): boolean;
 /**
- * Opens a chat now (unless `sessionId` is null) and calls `onChange` with each new view
- * (throttled by the chat: `throttleMs`, 16 ms unless given). `latest` gives the options
- * whose `onError` / `onFinish` / `onEvent` are called (default: `options`). `deferred`:
- * the open waits a macrotask, and a `close` before then opens nothing (React StrictMode's
- * dev-only unmount and remount: one session, one stream, one history load per mount).
+ * Opens a chat now on the `sessionId` given (nothing for null) and calls `onChange` with
+ * each new view (throttled by the chat: `throttleMs`, 16 ms unless given). With no
+ * `sessionId` it asks nothing: the view is `ready` with no session until the first `send`
+ * (or `post` of messages), which creates the session (one for sends racing it), shows the
+ * message, opens the chat on the session and sends; the page's session lists hear of it.
+ * A failed create or open rejects that send and leaves the chat new (`ready`, `error` set):
+ * a later send tries again (on the session made, if the create got through). `latest`
+ * gives the options whose `onError` / `onFinish` / `onEvent` are called (default:
+ * `options`). `deferred`: the open waits a macrotask, and a `close` before then opens
+ * nothing (React StrictMode's dev-only unmount and remount: one session, one stream, one
+ * history load per mount).
  */
 export declare function bindChat(options: ChatBindingOptions, onChange: (view: ChatView) => void, latest?: () => ChatBindingOptions, deferred?: boolean): ChatHandle;
 /** The options of a bound session list (the React hook's `UseSessionsOptions`): the transport's. */

@@ -27,7 +27,7 @@ export interface ChatStore extends Readable<ChatView>, ChatValueStores, ChatActi
 }
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's `<script>`: opens
- * it now (a new session, or `sessionId`), updates the store at most once per `throttleMs`
+ * it now (`sessionId`; with none, a new chat whose first `send` creates the session), updates the store at most once per `throttleMs`
  * (16 ms unless given), closes it when the component is destroyed. `sessionId: null` opens
  * nothing (status `closed`); a `sessionId` store opens a new chat per new id (but the id
  * of the chat open keeps it: the session it created, passed back).

@@ -24,7 +24,7 @@ export interface UseChatResult extends Refs<Omit<ChatView, "chat">>, ChatActions
 }
 /**
  * A chat with an AgentScope 2.0 service (see `Chat`), for a component's `setup`: opens it
- * now (a new session, or `sessionId`), updates its refs at most once per `throttleMs`
+ * now (`sessionId`; with none, a new chat whose first `send` creates the session), updates its refs at most once per `throttleMs`
  * (16 ms unless given), opens a new chat when a reactive option changes (`sessionId`
  * null: nothing open, status `closed`; the id of the chat shown keeps it), and closes it
  * when the scope is disposed.

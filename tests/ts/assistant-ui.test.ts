@@ -150,16 +150,25 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
     await service?.stop();
   });
 
-  async function open(): Promise<{ page: Page; problems: string[]; sessionId: string }> {
+  /** Opens the page (a new chat: ready, no session, none made until the first message). */
+  async function open(): Promise<{ page: Page; problems: string[] }> {
+    const before = created();
     const { page, problems } = await site!.open(`/assistant-ui.html?${serviceQuery(service!)}`, { warnings: false });
-    await page.waitForFunction(() => document.getElementById("app")?.dataset.status === "ready" && document.getElementById("app")?.dataset.session !== "", null, { timeout: WAIT });
-    const sessionId = await page.evaluate(() => document.getElementById("app")!.dataset.session!);
-    return { page, problems, sessionId };
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.status === "ready", null, { timeout: WAIT });
+    assert.equal(await page.evaluate(() => document.getElementById("app")!.dataset.session), "", "no session before the first message");
+    assert.equal(created(), before, "opening the page makes no session");
+    return { page, problems };
   }
 
   async function type(page: Page, text: string): Promise<void> {
     await page.fill("#input", text);
     await page.click("#send");
+  }
+
+  /** The session the first message made, once the page shows it. */
+  async function sessionOf(page: Page): Promise<string> {
+    await page.waitForFunction(() => (document.getElementById("app")?.dataset.session ?? "") !== "", null, { timeout: WAIT });
+    return page.evaluate(() => document.getElementById("app")!.dataset.session!);
   }
 
   const status = (page: Page) => page.evaluate(() => document.getElementById("app")!.dataset.status!);
@@ -182,8 +191,9 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   }
 
   test("send 'hello' through the composer: 'You said: hello' rendered by the thread, as stored", TEST, async () => {
-    const { page, problems, sessionId } = await open();
+    const { page, problems } = await open();
     await type(page, "hello");
+    const sessionId = await sessionOf(page);
     await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
     assert.equal(await page.locator(".message.user .text").first().textContent(), "hello");
     const want = await asStored(page, sessionId);
@@ -193,13 +203,14 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   });
 
   test("attach: a file picked through the composer's Attach (the default adapter) goes with the text as a data block, as stored", TEST, async () => {
-    const { page, problems, sessionId } = await open();
+    const { page, problems } = await open();
     const chooser = page.waitForEvent("filechooser");
     await page.click("#attach");
     await (await chooser).setFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hi there") });
     // assistant-ui 0.15 adds nothing for an adapter whose accept is "*/*" (only "*" is any file)
     await page.waitForSelector(".attachment:has-text('note.txt')", { timeout: 10_000 });
     await type(page, "hello");
+    const sessionId = await sessionOf(page);
     await page.waitForSelector(".message.assistant .text:has-text('You said: hello')", { timeout: WAIT });
     const want = await asStored(page, sessionId);
     const blocks = (want[0] as { content: { type: string; text?: string; source?: Json; name?: string }[] }).content;
@@ -215,8 +226,9 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   });
 
   test("confirm: the tool UI's approval (send disabled while it waits), Approve → 'The Bash call was approved.', as stored", TEST, async () => {
-    const { page, problems, sessionId } = await open();
+    const { page, problems } = await open();
     await type(page, "confirm");
+    const sessionId = await sessionOf(page);
     await page.waitForSelector(".tool[data-tool='Bash'] button.approve", { timeout: WAIT });
     assert.equal(await status(page), "awaiting_input");
     await page.fill("#input", "more");
@@ -231,8 +243,9 @@ describe("assistant-ui primitives in Chromium against the live service", () => {
   });
 
   test("Stop during 'long 3000': the composer's cancel stops the run; the reply ends interrupted, as stored", TEST, async () => {
-    const { page, problems, sessionId } = await open();
+    const { page, problems } = await open();
     await type(page, "long 3000");
+    const sessionId = await sessionOf(page);
     await page.waitForFunction(() => document.querySelectorAll(".message.assistant .text").length > 0 && document.getElementById("app")!.dataset.status === "streaming", null, { timeout: WAIT });
     await page.click("#cancel");
     const want = await asStored(page, sessionId);

@@ -2,9 +2,12 @@
 // Angular), in node with a transport of the test's own that records its calls (no service):
 // - `sessionId` says the id given from the first view on, while the chat connects and
 //   after an open that failed (an app mirroring it into the URL kept null for ~0.4 s);
-// - a new `sessionId` that is the id of the chat shown (the session it created, passed
-//   back by the app) keeps that chat: one history load, one stream; a later new id (or
-//   none) still opens a new chat;
+// - a chat of no `sessionId` asks nothing until its first send, which makes its session
+//   (one for sends racing it; a failed create rejects typed and the next send tries again)
+//   and the page's session lists hear of it;
+// - a new `sessionId` that is the id of the chat shown (the session its first send
+//   created, passed back by the app) keeps that chat: one history load, one stream; a
+//   later new id (or none) still opens a new chat;
 // - `SessionsClient.remove` (and the bindings' `remove`) ends the open chats of the
 //   deleted session: stream aborted, connection `lost`, status `error`, `http_error` 404.
 // React runs in react-dom's client renderer over a stand-in container (its component
@@ -38,17 +41,22 @@ async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> 
 
 /**
  * A ChatTransport that records its calls in `calls` (`createSession`, `history s1`,
- * `stream s1`, `abort s1`): new sessions are `new-1`, `new-2`, …; a history waits for
+ * `stream s1`, `chat s1`, `abort s1`): new sessions are `new-1`, `new-2`, …; a create
+ * waits for `holdCreate` and fails with `failCreate` (when set); a history waits for
  * `hold` (when set) and fails with `failHistory` (when set); a stream stays open until aborted.
  */
-function recorder(): ChatTransport & { calls: string[]; hold?: Promise<void>; failHistory?: MsgError; sessions: SessionsTransport } {
+function recorder(): ChatTransport & { calls: string[]; hold?: Promise<void>; failHistory?: MsgError; holdCreate?: Promise<void>; failCreate?: MsgError; sessions: SessionsTransport } {
   let made = 0;
   const t = {
     calls: [] as string[],
     hold: undefined as Promise<void> | undefined,
     failHistory: undefined as MsgError | undefined,
+    holdCreate: undefined as Promise<void> | undefined,
+    failCreate: undefined as MsgError | undefined,
     async createSession() {
       t.calls.push("createSession");
+      await t.holdCreate;
+      if (t.failCreate) throw t.failCreate;
       return `new-${++made}`;
     },
     async history(id: string): Promise<HistoryPage> {
@@ -69,7 +77,9 @@ function recorder(): ChatTransport & { calls: string[]; hold?: Promise<void>; fa
       });
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
     },
-    async chat() {},
+    async chat(id: string) {
+      t.calls.push(`chat ${id}`);
+    },
     async interrupt() {},
     async status() {
       return "idle" as const;
@@ -224,25 +234,34 @@ test("angular injectChat: sessionId is the id given before the first change dete
 
 // ------------------------------------------------------------------ (3) the chat's own id given back
 
-/** The calls of one chat that created a session and kept it: no second history or stream, nothing aborted. */
-const ONE_CHAT = ["createSession", "history new-1", "stream new-1"];
+/** The calls of one chat whose first send created a session, kept: no second history or stream, nothing aborted. */
+const ONE_CHAT = ["createSession", "history new-1", "stream new-1", "chat new-1"];
+/** The calls of the next new chat's first send, once the first chat is closed. */
+const NEXT_CHAT = ["abort new-1", "createSession", "history new-2", "stream new-2", "chat new-2"];
 
 test("vue useChat: the id of the session the chat created, given back, keeps the chat; a later change opens a new one", async () => {
   const t = recorder();
   const sessionId = ref<string | null | undefined>(undefined);
   const scope = effectScope();
   const chat = scope.run(() => useVueChat({ transport: t, sessionId }))!;
-  await until("ready", () => chat.status.value === "ready");
+  assert.deepEqual([chat.status.value, chat.sessionId.value], ["ready", null]);
+  await sleep(30);
+  assert.deepEqual(t.calls, [], "nothing asked before the first send");
+  await chat.send("hi");
   const opened = chat.chat.value;
+  assert.equal(chat.sessionId.value, "new-1");
   sessionId.value = chat.sessionId.value;
   await nextTick();
   await sleep(30);
   assert.deepEqual(t.calls, ONE_CHAT);
   assert.equal(chat.chat.value, opened);
-  assert.equal(chat.status.value, "ready");
+  assert.equal(chat.sessionId.value, "new-1");
   sessionId.value = undefined;
-  await until("a new chat", () => chat.sessionId.value === "new-2");
-  assert.deepEqual(t.calls, [...ONE_CHAT, "abort new-1", "createSession", "history new-2", "stream new-2"]);
+  await until("a new chat", () => chat.sessionId.value === null && chat.status.value === "ready");
+  assert.deepEqual(t.calls, [...ONE_CHAT, "abort new-1"]);
+  await chat.send("hi");
+  assert.equal(chat.sessionId.value, "new-2");
+  assert.deepEqual(t.calls, [...ONE_CHAT, ...NEXT_CHAT]);
   sessionId.value = null;
   await nextTick();
   assert.equal(chat.status.value, "closed");
@@ -255,15 +274,21 @@ test("svelte createChat: a store of ids given the created session's id keeps the
   const chat = createChat({ transport: t, sessionId: ids });
   let view!: ChatView;
   const stop = chat.subscribe((v) => (view = v));
-  await until("ready", () => view.status === "ready");
+  assert.deepEqual([view.status, view.sessionId], ["ready", null]);
+  await sleep(30);
+  assert.deepEqual(t.calls, [], "nothing asked before the first send");
+  await chat.send("hi");
   const opened = view.chat;
+  assert.equal(view.sessionId, "new-1");
   ids.set(view.sessionId);
   await sleep(30);
   assert.deepEqual(t.calls, ONE_CHAT);
   assert.equal(view.chat, opened);
   ids.set(undefined);
-  await until("a new chat", () => view.sessionId === "new-2");
-  assert.deepEqual(t.calls, [...ONE_CHAT, "abort new-1", "createSession", "history new-2", "stream new-2"]);
+  assert.deepEqual([view.status, view.sessionId, view.chat], ["ready", null, null]);
+  await chat.send("hi");
+  assert.equal(view.sessionId, "new-2");
+  assert.deepEqual(t.calls, [...ONE_CHAT, ...NEXT_CHAT]);
   stop();
   chat.close();
 });
@@ -271,18 +296,26 @@ test("svelte createChat: a store of ids given the created session's id keeps the
 test("react useChat: the created session's id passed back as sessionId keeps the chat; a later change opens a new one", async () => {
   const t = recorder();
   const react = await mountReact({ transport: t });
-  await until("ready", () => react.results.at(-1)!.status === "ready");
+  await sleep(30);
+  assert.deepEqual(t.calls, [], "nothing asked before the first send");
+  assert.ok(react.results.every((r) => r.status === "ready" && r.sessionId === null && r.chat === null));
+  await react.results.at(-1)!.send("hi");
+  await until("the chat on its session", () => react.results.at(-1)!.sessionId === "new-1");
   const opened = react.results.at(-1)!.chat;
+  assert.notEqual(opened, null);
   const id = react.results.at(-1)!.sessionId!;
   const before = react.results.length;
   await react.rerender({ transport: t, sessionId: id });
   await sleep(50);
   assert.deepEqual(t.calls, ONE_CHAT);
-  // every render since showed the same chat, ready (never connecting)
-  assert.ok(react.results.slice(before).every((r) => r.chat === opened && r.status === "ready" && r.sessionId === id));
+  // every render since showed the same chat (never connecting)
+  assert.ok(react.results.slice(before).every((r) => r.chat === opened && r.status !== "connecting" && r.sessionId === id));
   await react.rerender({ transport: t });
-  await until("a new chat", () => react.results.at(-1)!.sessionId === "new-2");
-  assert.deepEqual(t.calls, [...ONE_CHAT, "abort new-1", "createSession", "history new-2", "stream new-2"]);
+  await until("a new chat", () => react.results.at(-1)!.chat === null);
+  assert.deepEqual([react.results.at(-1)!.status, react.results.at(-1)!.sessionId], ["ready", null]);
+  await react.results.at(-1)!.send("hi");
+  await until("the new chat on its session", () => react.results.at(-1)!.sessionId === "new-2");
+  assert.deepEqual(t.calls, [...ONE_CHAT, ...NEXT_CHAT]);
   await react.unmount();
 });
 
@@ -292,8 +325,13 @@ test("angular injectChat: the created session's id set on the sessionId signal k
   const sessionId = signal<string | null | undefined>(undefined);
   const chat = injectChat({ transport: t, sessionId, injector: ng.injector });
   ng.tick();
-  await until("ready", () => chat.status() === "ready");
+  assert.deepEqual([chat.status(), chat.sessionId()], ["ready", null]);
+  await sleep(30);
+  assert.deepEqual(t.calls, [], "nothing asked before the first send");
+  await chat.send("hi");
+  ng.tick();
   const opened = chat.chat();
+  assert.equal(chat.sessionId(), "new-1");
   sessionId.set(chat.sessionId());
   ng.tick();
   await sleep(30);
@@ -301,8 +339,11 @@ test("angular injectChat: the created session's id set on the sessionId signal k
   assert.equal(chat.chat(), opened);
   sessionId.set(undefined);
   ng.tick();
-  await until("a new chat", () => chat.sessionId() === "new-2");
-  assert.deepEqual(t.calls, [...ONE_CHAT, "abort new-1", "createSession", "history new-2", "stream new-2"]);
+  assert.deepEqual([chat.status(), chat.sessionId(), chat.chat()], ["ready", null, null]);
+  await chat.send("hi");
+  ng.tick();
+  assert.equal(chat.sessionId(), "new-2");
+  assert.deepEqual(t.calls, [...ONE_CHAT, ...NEXT_CHAT]);
   ng.reset();
 });
 
@@ -367,14 +408,172 @@ test("headers of the bound chat's options go on every request of its transport (
   const scope = effectScope();
   const vue = scope.run(() => useVueChat(options))!;
   const svelte = createChat(options);
+  // (a new chat asks nothing until its first send: its create is the first request)
+  await sleep(30);
+  assert.equal(seen.length, 0);
+  const failed = await Promise.all([bound, vue, svelte].map((c) => c.send("hi").then(() => null, (e: MsgError) => e.code)));
+  assert.deepEqual(failed, ["service_unavailable", "service_unavailable", "service_unavailable"]);
   for (let i = 0; i < 100 && seen.length < 3; i++) await sleep(10);
   bound.close();
   scope.stop();
   svelte.close();
-  void vue;
   assert.ok(seen.length >= 3, `${seen.length} requests`);
   for (const headers of seen) {
     assert.equal(headers.authorization, "Bearer t0k3n");
     assert.equal(headers["x-user-id"], "u");
   }
+});
+
+// ------------------------------------------------------------------ (4) a new chat's session, made by its first send
+
+test("bindChat with no sessionId: ready at once with no request; stop, loadOlder, confirm and submitExternal ask nothing; the first send makes the session, shows the message, opens and sends", async () => {
+  const t = recorder();
+  const views: ChatView[] = [];
+  const handle = bindChat({ transport: t }, (v) => views.push(v));
+  const first = handle.view();
+  assert.deepEqual([first.status, first.connection, first.sessionId, first.chat, first.messages, first.error], ["ready", "closed", null, null, [], null]);
+  await sleep(30);
+  assert.deepEqual(t.calls, [], "no request at open");
+  await handle.stop();
+  assert.equal(await handle.loadOlder(), false);
+  await assert.rejects(handle.confirm("call-1", true), (e: MsgError) => e instanceof MsgError && e.code === "invalid_argument");
+  await assert.rejects(handle.submitExternal({ toolCallId: "call-1", output: "x" }), (e: MsgError) => e instanceof MsgError && e.code === "invalid_argument");
+  await assert.rejects(handle.post({ type: "USER_CONFIRM_RESULT", reply_id: "r", confirm_results: [{ confirmed: true, tool_call: { id: "call-1" } }] } as never), (e: MsgError) => e.code === "invalid_argument");
+  // refused before a session is made, as Chat.send refuses them
+  await assert.rejects(handle.send("\ud800"), (e: MsgError) => e.code === "invalid_argument");
+  await assert.rejects(handle.send([{ type: "data", source: { type: "url", url: "file:///etc/passwd", media_type: "text/plain" } }]), (e: MsgError) => e.code === "invalid_argument");
+  assert.deepEqual(t.calls, [], "nothing asked by those");
+  assert.equal(views.length, 0, "nor shown");
+  await handle.send("hello");
+  assert.deepEqual(t.calls, ["createSession", "history new-1", "stream new-1", "chat new-1"]);
+  // submitted with the message from the press on, then the chat on its session with it
+  assert.equal(views[0]!.status, "submitted");
+  assert.equal(views[0]!.sessionId, null);
+  assert.deepEqual(views[0]!.messages.map((m) => [m.role, ...m.content.map((c) => (c as { text?: string }).text)]), [["user", "hello"]]);
+  const sent = views[0]!.messages[0]!.id;
+  const opened = views.find((v) => v.chat !== null)!;
+  assert.equal(opened.sessionId, "new-1");
+  assert.deepEqual(opened.messages.map((m) => m.id), [sent], "the same message, never a view without it");
+  assert.ok(views.every((v) => v.status !== "connecting" && v.status !== "error"), JSON.stringify(views.map((v) => v.status)));
+  assert.equal(handle.view().sessionId, "new-1");
+  // later actions go to that chat
+  await handle.stop();
+  assert.equal(t.calls.filter((c) => c === "createSession").length, 1);
+  handle.close();
+});
+
+test("bindChat with no sessionId: two sends racing before the session exists make one session, both on its chat", async () => {
+  const t = recorder();
+  let release!: () => void;
+  t.holdCreate = new Promise<void>((resolve) => (release = resolve));
+  const handle = bindChat({ transport: t }, () => {});
+  const a = handle.send("one");
+  const b = handle.send("two");
+  const c = handle.post({ role: "user", name: "user", content: [{ type: "text", text: "three" }] } as never);
+  await until("the create asked", () => t.calls.length > 0);
+  await sleep(20);
+  release();
+  const settled = await Promise.allSettled([a, b, c]);
+  assert.equal(settled[0]!.status, "fulfilled");
+  // (the others reach the one chat: it takes them, or refuses one while a reply is in flight)
+  for (const s of settled.slice(1)) if (s.status === "rejected") assert.equal((s.reason as MsgError).code, "busy");
+  assert.deepEqual(t.calls.filter((x) => x === "createSession"), ["createSession"]);
+  assert.ok(t.calls.filter((x) => x.startsWith("chat ")).every((x) => x === "chat new-1"));
+  assert.deepEqual(t.calls.filter((x) => x.startsWith("history ") || x.startsWith("stream ")), ["history new-1", "stream new-1"]);
+  handle.close();
+});
+
+test("bindChat with no sessionId: a failed create rejects the send with its MsgError and leaves the chat new and usable: the retry makes the session", async () => {
+  const t = recorder();
+  t.failCreate = new MsgError("service_unavailable", "down");
+  const views: ChatView[] = [];
+  const handle = bindChat({ transport: t }, (v) => views.push(v));
+  const racing = [handle.send("hello"), handle.send("again")];
+  for (const p of racing) await assert.rejects(p, (e: MsgError) => e instanceof MsgError && e.code === "service_unavailable");
+  assert.deepEqual(t.calls, ["createSession"], "one create for both");
+  const failed = handle.view();
+  assert.deepEqual([failed.status, failed.sessionId, failed.chat, failed.messages, failed.error?.code], ["ready", null, null, [], "service_unavailable"]);
+  t.failCreate = undefined;
+  await handle.send("hello");
+  assert.deepEqual(t.calls, ["createSession", "createSession", "history new-1", "stream new-1", "chat new-1"]);
+  assert.equal(handle.view().sessionId, "new-1");
+  assert.equal(handle.view().error, null);
+  // an open that fails once the session is made: the retry opens that session (no second one)
+  const u = recorder();
+  u.failHistory = new MsgError("http_error", "boom", { status: 500 });
+  const other = bindChat({ transport: u }, () => {});
+  await assert.rejects(other.send("hello"), (e: MsgError) => e.code === "http_error");
+  assert.deepEqual([other.view().status, other.view().sessionId, other.view().error?.code], ["ready", null, "http_error"]);
+  u.failHistory = undefined;
+  await other.send("hello");
+  assert.deepEqual(u.calls, ["createSession", "history new-1", "history new-1", "stream new-1", "chat new-1"]);
+  handle.close();
+  other.close();
+});
+
+test("bindChat with no sessionId: closed before its first send, or while the session is made, sends nothing", async () => {
+  const t = recorder();
+  const handle = bindChat({ transport: t }, () => {});
+  handle.close();
+  await assert.rejects(handle.send("hello"), (e: MsgError) => e.code === "closed");
+  assert.deepEqual(t.calls, []);
+  let release!: () => void;
+  t.holdCreate = new Promise<void>((resolve) => (release = resolve));
+  const views: ChatView[] = [];
+  const other = bindChat({ transport: t }, (v) => views.push(v));
+  const sending = other.send("hello");
+  await until("the create asked", () => t.calls.length > 0);
+  other.close();
+  release();
+  await assert.rejects(sending, (e: MsgError) => e.code === "closed");
+  await sleep(20);
+  assert.deepEqual(t.calls, ["createSession"], "no open, no POST after the close");
+});
+
+/** A fetch answering as an AgentScope service with no session at first: `requests` logs `METHOD path`; a stream stays open until aborted. */
+function fakeService(): { fetch: typeof fetch; requests: string[]; made: string[] } {
+  const requests: string[] = [];
+  const made: string[] = [];
+  const view = (id: string) => ({ session: { id, config: { name: id }, state: { tasks_context: {}, permission_context: {} } }, status: "idle" });
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const method = init?.method ?? "GET";
+    const path = new URL(String(url)).pathname;
+    requests.push(`${method} ${path}`);
+    if (method === "POST" && path === "/sessions/") {
+      made.push(`made-${made.length + 1}`);
+      return Response.json({ session_id: made.at(-1) }, { status: 201 });
+    }
+    if (method === "GET" && path === "/sessions/") return Response.json({ sessions: made.map(view), total: made.length });
+    if (path.endsWith("/messages")) return Response.json({ messages: [], event_cursor: null, is_running: false, has_more: false });
+    if (path.endsWith("/stream")) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          init?.signal?.addEventListener("abort", () => controller.error(init.signal!.reason), { once: true });
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (path.endsWith("/status")) return Response.json({ status: "idle" });
+    return Response.json({});
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests, made };
+}
+
+test("bindChat with no sessionId: the page's session lists of its service hear of the session its first send makes (none before)", async () => {
+  const service = fakeService();
+  const where = { baseUrl: "http://127.0.0.1:9", userId: "u", agentId: "agent", fetch: service.fetch };
+  let list = bindSessions(where, () => {}).view();
+  const sessions = bindSessions(where, (v) => (list = v));
+  await until("the first list", () => !list.loading);
+  const chat = bindChat(where, () => {});
+  await sleep(50);
+  assert.deepEqual(service.requests, ["GET /sessions/", "GET /sessions/"], "the lists' own: the new chat asks nothing");
+  assert.deepEqual(list.sessions, []);
+  await chat.send("hello");
+  assert.deepEqual(service.made, ["made-1"]);
+  await until("the list shows the new session", () => list.sessions.some((v) => v.session.id === "made-1"));
+  assert.equal(chat.view().sessionId, "made-1");
+  assert.equal(service.requests.filter((r) => r === "POST /sessions/").length, 1);
+  chat.close();
+  sessions.close();
 });

@@ -332,13 +332,20 @@ const readApp = (page: Page): Promise<Shown> =>
 const appStatus = (page: Page, status: string) =>
   page.waitForFunction((want) => document.getElementById("app")?.dataset.status === want, status, { timeout: WAIT, polling: 50 });
 
-/** Sends through `window.app.send` and waits for `ready` after a stored page with no run holding the session. */
-async function sendAndSettle(page: Page, sessionId: string, text: string): Promise<Shown> {
+/**
+ * Sends through `window.app.send` and waits for `ready` after a stored page with no run
+ * holding the session. `sessionId` "": a new chat, whose send makes the session (its open
+ * loads one page first: the page after the run is the second).
+ */
+async function sendAndSettle(page: Page, given: string, text: string): Promise<Shown> {
   const before = historyPages.length;
   await page.evaluate((t) => (window as unknown as { app: { send: (t: string) => Promise<void> } }).app.send(t), text);
   await page.waitForFunction(() => ["streaming", "submitted"].includes(document.getElementById("app")?.dataset.status ?? ""), undefined, { timeout: WAIT, polling: 20 }).catch(() => {});
+  const sessionId = given !== "" ? given : (await readApp(page)).sessionId;
+  assert.match(sessionId, /^[0-9a-f]{32}$/, "the session the send made, shown");
+  const pages = given !== "" ? 1 : 2;
   const t0 = Date.now();
-  while (!historyPages.slice(before).some((p) => p.sessionId === sessionId && !p.isRunning)) {
+  while (historyPages.slice(before).filter((p) => p.sessionId === sessionId && !p.isRunning).length < pages) {
     if (Date.now() - t0 > WAIT) throw new Error(`no stored page after the ${text} run`);
     await sleep(50);
   }
@@ -347,31 +354,40 @@ async function sendAndSettle(page: Page, sessionId: string, text: string): Promi
   return readApp(page);
 }
 
-/** Opens the app at `path`; resolves once `ready`, with the requests its mount made. */
+/** Opens the app at `path` (a new chat); resolves once `ready` and asserts that its mount asked the service nothing. */
 async function mountApp(path: string, extra = ""): Promise<{ page: Page; problems: string[]; sessionId: string; made: string[] }> {
   const before = site!.requests.length;
   const opened = await newPage(`${path}?${query()}${extra}`);
   await appStatus(opened.page, "ready");
   await sleep(300); // anything a second (StrictMode) mount would still send
   const { sessionId } = await readApp(opened.page);
-  assert.match(sessionId, /^[0-9a-f]{32}$/);
-  return { ...opened, sessionId, made: site!.requests.slice(before) };
+  assert.equal(sessionId, "", "a new chat: no session before its first send");
+  const made = site!.requests.slice(before);
+  assert.deepEqual(made, [], "a new chat asks nothing before its first send");
+  return { ...opened, sessionId, made };
 }
 
-test("useChat under StrictMode (Vite dev server): one session, one stream, one history load per mount; one POST /chat/ per send", TEST, async () => {
-  const { page, problems, sessionId, made } = await mountApp("/dev/react.html");
+test("useChat under StrictMode (Vite dev server): nothing asked at mount; the first send makes one session, one stream, one history load; one POST /chat/ per send", TEST, async () => {
+  const { page, problems } = await mountApp("/dev/react.html");
   try {
     // StrictMode mounted, unmounted and mounted the app: effects ran twice
     assert.equal((await readApp(page)).mounts, 2, "StrictMode's double mount");
-    const mine = (what: string) => made.filter((r) => r === what).length;
+    const first = site!.requests.length;
+    const created = await sendAndSettle(page, "", "hello");
+    const sessionId = created.sessionId;
+    const made = site!.requests.slice(first);
+    // (up to the POST /chat/: the open; the history refreshes after the reply come later)
+    const opening = made.slice(0, made.indexOf("POST /chat/") + 1);
+    const mine = (what: string) => opening.filter((r) => r === what).length;
     const counts = {
       createSession: mine("POST /sessions/"),
-      stream: mine(`GET /sessions/${sessionId}/stream`),
+      stream: made.filter((r) => r === `GET /sessions/${sessionId}/stream`).length,
       history: mine(`GET /sessions/${sessionId}/messages`),
-      chat: mine("POST /chat/"),
+      chat: made.filter((r) => r === "POST /chat/").length,
     };
-    assert.deepEqual(counts, { createSession: 1, stream: 1, history: 1, chat: 0 }, made.join("\n"));
-    console.log(`useChat mount (dev, StrictMode): ${JSON.stringify(counts)}; all requests: ${JSON.stringify(made)}`);
+    assert.deepEqual(counts, { createSession: 1, stream: 1, history: 1, chat: 1 }, made.join("\n"));
+    assert.deepEqual(made.filter((r) => r === "POST /sessions/" || r.endsWith("/stream")), ["POST /sessions/", `GET /sessions/${sessionId}/stream`], made.join("\n"));
+    console.log(`useChat first send (dev, StrictMode): ${JSON.stringify(counts)}; all requests: ${JSON.stringify(made)}`);
 
     const sent = site!.requests.length;
     const shown = await sendAndSettle(page, sessionId, "hello react");
@@ -381,9 +397,9 @@ test("useChat under StrictMode (Vite dev server): one session, one stream, one h
     assert.ok(afterSend.includes(`GET /sessions/${sessionId}/messages`), "the history refresh after the reply");
     const want = comparable(await stored(service!, sessionId));
     assert.deepEqual(comparable(shown.messages), want);
-    assert.deepEqual(texts(want[1]), ["You said: hello react"]);
+    assert.deepEqual(texts(want[3]), ["You said: hello react"]);
     const rendered = await page.evaluate(() => [...document.querySelectorAll('[data-block-type="text"]')].map((e) => e.textContent));
-    assert.deepEqual(rendered, ["hello react", "You said: hello react"]);
+    assert.deepEqual(rendered, ["hello", "You said: hello", "hello react", "You said: hello react"]);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
@@ -396,18 +412,22 @@ test("useChat with two base URLs, the first refusing connections (a new array ev
   await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
   const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise((resolve) => closed.close(resolve));
-  const { page, problems, sessionId, made } = await mountApp("/dev/react.html", `&twoUrls=${encodeURIComponent(dead)}`);
+  const { page, problems } = await mountApp("/dev/react.html", `&twoUrls=${encodeURIComponent(dead)}`);
   try {
-    const mine = (what: string) => made.filter((r) => r === what).length;
-    // the array's identity changes on every render; the chat opened once (StrictMode included)
+    const sent = site!.requests.length;
+    const shown = await sendAndSettle(page, "", "hello two");
+    const sessionId = shown.sessionId;
+    const made = site!.requests.slice(sent);
+    // (up to the POST /chat/: the open; the history refreshes after the reply come later)
+    const opening = made.slice(0, made.indexOf("POST /chat/") + 1);
+    const mine = (what: string) => opening.filter((r) => r === what).length;
+    // the array's identity changes on every render; the chat opened once (StrictMode included), at the first send
     assert.deepEqual(
-      { createSession: mine("POST /sessions/"), stream: mine(`GET /sessions/${sessionId}/stream`), history: mine(`GET /sessions/${sessionId}/messages`) },
-      { createSession: 1, stream: 1, history: 1 },
+      { createSession: mine("POST /sessions/"), stream: made.filter((r) => r === `GET /sessions/${sessionId}/stream`).length, history: mine(`GET /sessions/${sessionId}/messages`), chat: made.filter((r) => r === "POST /chat/").length },
+      { createSession: 1, stream: 1, history: 1, chat: 1 },
       made.join("\n"),
     );
-    const sent = site!.requests.length;
-    const shown = await sendAndSettle(page, sessionId, "hello two");
-    assert.equal(site!.requests.slice(sent).filter((r) => r === "POST /chat/").length, 1, "one POST /chat/");
+    assert.deepEqual(made.filter((r) => r === "POST /sessions/" || r.endsWith("/stream")), ["POST /sessions/", `GET /sessions/${sessionId}/stream`], made.join("\n"));
     assert.deepEqual(comparable(shown.messages), comparable(await stored(service!, sessionId)));
     assert.deepEqual(texts(shown.messages[1]), ["You said: hello two"]);
     // the refused connections are the only console errors
@@ -426,8 +446,10 @@ const bursts = [
 ];
 for (const { name, path, throttleMs } of bursts) {
   test(`useChat burst (${name}): long 1000 with a setState per snapshot change`, TEST, async () => {
-    const { page, problems, sessionId } = await mountApp(path, throttleMs === undefined ? "" : `&throttle=${throttleMs}`);
+    const { page, problems } = await mountApp(path, throttleMs === undefined ? "" : `&throttle=${throttleMs}`);
     try {
+      // (a first turn makes the session: the burst is the second)
+      const { sessionId } = await sendAndSettle(page, "", "hello");
       const start = await readApp(page);
       const framesBefore = frames.get(sessionId) ?? 0;
       const t0 = Date.now();
@@ -457,7 +479,7 @@ for (const { name, path, throttleMs } of bursts) {
   });
 }
 
-test("useChat: after a failed open, new options show connecting, not the old error (Vite dev server)", TEST, async () => {
+test("useChat: after a failed open (bad options), new options show the new chat, not the old error (Vite dev server)", TEST, async () => {
   const { page, problems } = await newPage(`/dev/react.html?${query()}&badFirst`);
   try {
     await appStatus(page, "error");
@@ -465,8 +487,8 @@ test("useChat: after a failed open, new options show connecting, not the old err
     await page.evaluate((user) => (window as unknown as { setUser: (u: string) => void }).setUser(user), service!.userId);
     await appStatus(page, "ready");
     const statuses = await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
-    // each render's user and status: with the user set, never the old error
-    assert.deepEqual(statuses, ["none:connecting", "none:error", "user:connecting", "user:ready"]);
+    // each render's user and status (a new chat: ready until its first send): with the user set, never the old error
+    assert.deepEqual(statuses, ["none:ready", "none:error", "user:ready"]);
     assert.equal((await readApp(page)).error, "");
     assert.deepEqual(problems, []);
   } finally {
@@ -474,12 +496,19 @@ test("useChat: after a failed open, new options show connecting, not the old err
   }
 });
 
-test("importing agentscope-message/react does not block first paint (the .wasm held 2 s)", TEST, async () => {
+test("importing agentscope-message/react does not block first paint (the .wasm held 2 s), nor is the .wasm asked before the new chat's first send", TEST, async () => {
   wasmDelayMs = 2_000;
   const requestsBefore = site!.requests.length;
   const { page, problems } = await newPage(`/react.html?${query()}`);
   try {
     await appStatus(page, "ready");
+    await sleep(300);
+    assert.equal(await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length), 0, "no .wasm before the first send");
+    assert.deepEqual(site!.requests.slice(requestsBefore), [], "no request before the first send");
+    const sending = page.evaluate(() => void (window as unknown as { app: { send: (t: string) => Promise<void> } }).app.send("hello").catch(() => {}));
+    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith(".wasm")), undefined, { timeout: WAIT, polling: 20 });
+    await sending;
+    await page.waitForFunction(() => document.getElementById("app")?.dataset.session !== "", undefined, { timeout: WAIT, polling: 20 });
     wasmDelayMs = 0;
     const timing = await page.evaluate(() => {
       const paint = performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint");
@@ -488,12 +517,13 @@ test("importing agentscope-message/react does not block first paint (the .wasm h
       return { fcp: paint?.startTime ?? null, firstCommit: first, wasmStart: wasm?.startTime ?? null, wasmResponseStart: wasm?.responseStart ?? null, wasmEnd: wasm?.responseEnd ?? null };
     });
     console.log(`first paint: FCP ${timing.fcp?.toFixed(0)} ms, first commit ${timing.firstCommit.at.toFixed(0)} ms (${timing.firstCommit.status}); .wasm requested at ${timing.wasmStart?.toFixed(0)} ms, first byte ${timing.wasmResponseStart?.toFixed(0)} ms, arrived ${timing.wasmEnd?.toFixed(0)} ms`);
-    assert.equal(timing.firstCommit.status, "connecting");
+    assert.equal(timing.firstCommit.status, "ready");
     assert.ok(timing.fcp !== null && timing.wasmEnd !== null && timing.wasmResponseStart !== null);
     assert.ok(timing.wasmResponseStart - timing.wasmStart! >= 1_900, "the .wasm was held");
     assert.ok(timing.fcp < timing.wasmResponseStart, `painted at ${timing.fcp} ms, before the .wasm's first byte at ${timing.wasmResponseStart} ms`);
     assert.ok(timing.firstCommit.at < timing.wasmResponseStart);
-    // nothing reached the service before the .wasm: Chat.open loads it first
+    // nothing reached the service before the .wasm: the first send loads it first
+    await appStatus(page, "ready");
     const { sessionId } = await readApp(page);
     const mine = site!.requests.map((r, i) => [r, requestedAt[i]!] as const).slice(requestsBefore);
     assert.deepEqual(mine.filter(([r]) => r === "POST /sessions/").length, 1);
@@ -577,11 +607,13 @@ test("examples/react-chat/App.tsx works: confirm, Approve, the approved reply sh
   const { page, problems } = await newPage(`/dev/example.html?${query()}`);
   try {
     await page.waitForFunction(() => document.querySelector(".status")?.textContent === "ready", undefined, { timeout: WAIT });
-    const created = site!.requests.slice(before).filter((r) => r === "POST /sessions/").length;
-    assert.equal(created, 1);
+    await sleep(500);
+    // a page load makes no session: the first Send does
+    assert.deepEqual(site!.requests.slice(before), [], "no request before Send");
     await page.fill("input", "confirm");
     await page.click("text=Send");
     await page.click("text=Approve", { timeout: WAIT });
+    assert.equal(site!.requests.slice(before).filter((r) => r === "POST /sessions/").length, 1, "one session, made by Send");
     await page.waitForFunction(() => document.body.textContent!.includes("The Bash call was approved."), undefined, { timeout: WAIT });
     // (a run of the test command once timed out here, the approved reply shown: the
     // status line says what the page was waiting for, the requests what it last asked)
@@ -937,7 +969,8 @@ test("whole app, useChat (Vite dev server, StrictMode): sessionId null opens not
 });
 
 test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(\"long 3000\") renders stopping, then the reply ends interrupted (or the turn goes), never whole", TEST, async () => {
-  const { page, problems } = await newPage(`/dev/react-app.html?${query()}`);
+  // (on a session made first: a new chat's first send would make one as it sends)
+  const { page, problems } = await newPage(`/dev/react-app.html?${query()}&session=${await newSession(service!)}`);
   try {
     await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
     let s = await readWhole(page);
@@ -981,7 +1014,8 @@ test("whole app, useChat (Vite dev server, StrictMode): stop() right after send(
 });
 
 test("whole app, useChat (Vite dev server, StrictMode): stop() mid-reply renders stopping, the reply ends interrupted with the text streamed so far, as stored", TEST, async () => {
-  const { page, problems } = await newPage(`/dev/react-app.html?${query()}`);
+  // (on a session made first: a new chat's first send would make one as it sends)
+  const { page, problems } = await newPage(`/dev/react-app.html?${query()}&session=${await newSession(service!)}`);
   try {
     await page.waitForFunction(() => document.getElementById("app")?.dataset.connection === "open", undefined, { timeout: WAIT, polling: 50 });
     const { sessionId } = await readWhole(page);

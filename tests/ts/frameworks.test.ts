@@ -182,11 +182,12 @@ async function listedAsService(page: Page): Promise<Json[]> {
   }
 }
 
-/** Opens the page, waits for the chat to be ready, sends `text`. */
+/** Opens the page (a new chat: ready, no session yet), sends `text`; resolves once the chat shows the session its send made. */
 async function sendOn(framework: Framework, mode: Mode, text: string): Promise<Opened & { sessionId: string }> {
   const opened = await openPage(pageUrl(framework, mode));
-  const { sessionId } = await waitShown(opened.page, (s) => s.status === "ready" && s.sessionId !== "", "the chat to open");
+  await waitShown(opened.page, (s) => s.status === "ready" && s.sessionId === "", "the new chat");
   await opened.page.evaluate((t) => app.send(t), text);
+  const { sessionId } = await waitShown(opened.page, (s) => s.sessionId !== "", "the session the send made");
   return { ...opened, sessionId };
 }
 
@@ -195,16 +196,18 @@ declare const injectorChecks: () => Promise<{ outside: string; destroyed: string
 test("angular: injectChat outside an injection context is Angular's NG0203, with a destroyed injector NG0205 (nothing opened); with { injector } the chat closes with that injector", TEST, async () => {
   const { page, problems } = await openPage(pageUrl("angular", "dev"));
   try {
-    await waitShown(page, (s) => s.status === "ready", "the page's own chat");
+    await waitShown(page, (s) => s.status === "ready", "the page's own chat (new: nothing asked)");
     const from = site!.requests.length;
     const checked = await page.evaluate(() => injectorChecks());
     assert.match(checked.outside, /^NG0203: injectChat\(\) can only be used within an injection context/);
     assert.match(checked.destroyed, /^NG0205: Injector has already been destroyed/);
-    // (one chat opened: the one with the live injector)
+    // (one chat opened: the one with the live injector, its session made by its send)
     assert.deepEqual(site!.requests.slice(from).filter((r) => r === "POST /sessions/"), ["POST /sessions/"]);
     assert.match(checked.sessionId, /^[0-9a-f]{32}$/);
     assert.deepEqual([checked.before, checked.after], ["open", "closed"]);
-    await streamsOpen([(await shown(page)).sessionId]);
+    // (the page's own chat is new: no session, no stream; the injector's chat closed)
+    assert.equal((await shown(page)).sessionId, "");
+    await streamsOpen([]);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
@@ -239,16 +242,20 @@ for (const mode of modes) {
   for (const framework of frameworks) {
     const name = `${framework} (${mode === "dev" ? "Vite dev server" : "Vite build"})`;
 
-    test(`${name}: the .wasm is not requested before the component mounts; one stream per mounted chat; send`, TEST, async () => {
+    test(`${name}: the .wasm is not requested before the component mounts, nor before the new chat's first send; one stream per mounted chat; send`, TEST, async () => {
       const opened = await openPage(pageUrl(framework, mode, "&defer"));
       await opened.page.waitForFunction(() => typeof mountNow === "function", undefined, { timeout: WAIT });
       await new Promise((r) => setTimeout(r, 500));
       assert.deepEqual(opened.wasm, [], "no .wasm before the component mounts");
       await opened.page.evaluate(() => mountNow());
-      const { sessionId } = await waitShown(opened.page, (s) => s.status === "ready" && s.sessionId !== "", "the chat to open");
+      await waitShown(opened.page, (s) => s.status === "ready", "the new chat");
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(opened.wasm, [], "no .wasm before the first send");
+      assert.equal(await opened.page.evaluate(() => app.rawSessionId()), null, "no raw chat yet");
+      await opened.page.evaluate(() => app.send("hello"));
+      const { sessionId } = await waitShown(opened.page, (s) => s.sessionId !== "", "the session the send made");
       assert.equal(opened.wasm.length, 1, "the .wasm once the chat opens");
       assert.equal(await opened.page.evaluate(() => app.rawSessionId()), sessionId, "the raw chat's methods and fields work");
-      await opened.page.evaluate(() => app.send("hello"));
       await waitShown(opened.page, (s) => s.messages.length === 2, "the reply");
       const want = await settledAsStored(opened.page, sessionId);
       assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
@@ -375,9 +382,24 @@ for (const mode of modes) {
       await page.close();
     });
 
-    test(`${name}: the session list hears the chat: the session it makes and its auto-name after the first reply are listed with no refresh by the app`, TEST, async () => {
+    test(`${name}: a page whose chat has no sessionId makes no session until Send; Send makes one, shows the reply as stored, and the session list hears it and its auto-name with no refresh by the app`, TEST, async () => {
+      const from = site!.requests.length;
       const { page, problems } = await openPage(pageUrl(framework, mode, "&sessions&new"));
-      const { sessionId } = await waitShown(page, (s) => s.status === "ready" && s.sessionId !== "", "the chat's new session");
+      const fresh = await waitShown(page, (s) => s.status === "ready", "the new chat");
+      assert.deepEqual(fresh, { status: "ready", connection: "closed", sessionId: "", error: "", pending: [], messages: [] });
+      await listedAsService(page);
+      await quiet();
+      assert.deepEqual(site!.requests.slice(from).filter((r) => r !== "GET /sessions/"), [], "nothing but the list: no POST /sessions/ before Send");
+      const before = await listed();
+      const sent = site!.requests.length;
+      const done = await page.evaluate(() => sessionsPage.send("hello"));
+      assert.equal(done.error, undefined, done.message);
+      const { sessionId } = await waitShown(page, (s) => s.sessionId !== "", "the session the send made");
+      assert.ok(!before.some((v) => v.session.id === sessionId), "a session made by the send");
+      assert.deepEqual(site!.requests.slice(sent).filter((r) => r === "POST /sessions/" || r === "POST /chat/"), ["POST /sessions/", "POST /chat/"]);
+      const want = await settledAsStored(page, sessionId);
+      assert.deepEqual(want.map((m) => m.role), ["user", "assistant"]);
+      assert.deepEqual(texts(want[1]), ["You said: hello"]);
       const names = async (): Promise<string | undefined> =>
         (JSON.parse((await page.textContent("#sessions")) ?? "[]") as Json[]).find((v) => v.session.id === sessionId)?.session.config.name;
       const until = async (what: string, ok: (name: string | undefined) => boolean): Promise<void> => {
@@ -388,8 +410,6 @@ for (const mode of modes) {
         }
       };
       await until("the new session in the list", (n) => n !== undefined);
-      await page.evaluate(() => sessionsPage.send("hello"));
-      await settledAsStored(page, sessionId);
       // the service names the session after its first turn; the page's list shows the name
       await until("the auto-name in the list", (n) => n === "Chat: hello");
       assert.deepEqual((await listedAsService(page)).find((v) => v.session.id === sessionId)?.session.config.name, "Chat: hello");
