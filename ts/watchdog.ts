@@ -48,6 +48,13 @@ export interface WatchdogHost {
   over(): Promise<void>;
   /** Errors nobody awaits (a failed status request). */
   report(error: unknown): void;
+  /**
+   * Whether the session is watched at rest (nothing to watch, and no event stream held:
+   * `idleStreamMs`): its status is asked every `statusPollMs`. Absent: never.
+   */
+  resting?(): boolean;
+  /** The status asked at rest says the session runs (another tab's, or another client's, run). */
+  running?(): void;
 }
 
 /**
@@ -101,6 +108,14 @@ export class RunWatchdog {
     this.#news += 1;
   }
 
+  /** A run was seen from elsewhere (another tab's send): the clocks start again, as after a post. */
+  woken(): void {
+    this.#lastEvent = now();
+    this.#lastProgress = now();
+    this.#waitFrom = now();
+    this.#news += 1;
+  }
+
   /** An event changed a message: the run-lost clock starts again. */
   progressed(): void {
     this.#lastProgress = now();
@@ -134,7 +149,7 @@ export class RunWatchdog {
   async #check(): Promise<void> {
     if (this.#host.closed() || this.#posting > 0) return;
     const watched = this.#host.watched();
-    if (watched === null) return;
+    if (watched === null) return this.#rest();
     if (now() - this.#lastEvent < (watched === "stopping" ? 250 : this.#statusPollMs)) return;
     this.#lastEvent = now();
     const news = this.#news;
@@ -160,6 +175,19 @@ export class RunWatchdog {
       if (awaited !== false || stale()) return;
     }
     await this.#host.over();
+  }
+
+  /** At rest with no stream (`resting`): every `statusPollMs`, is the session running? Then `running`. */
+  async #rest(): Promise<void> {
+    if (this.#host.resting?.() !== true || now() - this.#lastEvent < this.#statusPollMs) return;
+    this.#lastEvent = now();
+    const news = this.#news;
+    const status = await this.#ask(() => this.#host.status());
+    if (status !== "running" || this.#host.closed() || this.#news !== news || this.#host.resting?.() !== true) return;
+    // (the run-lost clock starts now: the rest before was no silence of a run)
+    this.#waitFrom = now();
+    this.#lastProgress = now();
+    this.#host.running?.();
   }
 
   /** Asks the service (through the host); a failure is reported (unless the chat closed meanwhile) and gives undefined. */
