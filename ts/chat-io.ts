@@ -144,6 +144,7 @@ export async function runStream(host: StreamHost, reloadFirst = false, until?: A
     try {
       if (!first) await host.reload();
       first = false;
+      if (over()) return; // (at rest or closed during the reload)
       // no byte (not even the headers) for stallMs: the connection is dropped and replaced
       const stallMs = host.core.options.stallMs;
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;

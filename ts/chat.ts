@@ -320,10 +320,11 @@ export class Chat {
 
   /** The stream is wanted: this chat's own, or (shared) the lock asked for, following the holder meanwhile. */
   #wake(): void {
+    // (connecting from now on, also while a loop let go at rest still winds down)
+    this.#do(() => this.#core.streamWaking());
     if (this.#own !== undefined) return;
     if (this.#tabs !== null) {
       if (this.#tabs.holding || this.#tabs.waiting) return;
-      this.#do(() => this.#core.streamWaking());
       this.#tabs.lead(
         () => this.#runOwn(),
         () => this.#wanted(),
@@ -331,7 +332,6 @@ export class Chat {
       );
       return;
     }
-    this.#do(() => this.#core.streamWaking());
     void this.#runOwn();
   }
 
@@ -344,9 +344,12 @@ export class Chat {
     try {
       await runStream(this.#stream, !first, own.until.signal);
     } finally {
-      if (this.#own === own) this.#own = undefined;
-      // (a frame cut when it stopped is no start for what comes relayed next)
-      if (!this.#core.closed) this.#core.session.restartStream();
+      // (a frame cut when it stopped is no start for what comes relayed next; a loop started
+      // since, once this one was let go at rest, reads on)
+      if (this.#own === own || this.#own === undefined) {
+        this.#own = undefined;
+        if (!this.#core.closed) this.#core.session.restartStream();
+      }
     }
     if (this.#tabs === null) this.#steer();
   }
@@ -355,7 +358,10 @@ export class Chat {
   #rest(): void {
     if (this.#core.closed) return;
     this.#tabs?.unwait();
-    this.#own?.until.abort(new MsgError("closed", "the session is at rest: its stream is closed"));
+    // (let go at once: a send meanwhile starts another loop, this one ends at its next step)
+    const own = this.#own;
+    this.#own = undefined;
+    own?.until.abort(new MsgError("closed", "the session is at rest: its stream is closed"));
     this.#do(() => this.#core.streamIdle());
   }
 

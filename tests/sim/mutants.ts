@@ -190,4 +190,20 @@ export const MUTANTS: Mutant[] = [
     to: `        return;`,
     seeds: [0, 2000],
   },
+  {
+    name: "a stream held at rest (idleStreamMs never closes it)",
+    file: "chat-core.js",
+    from: `return this.submit !== null || this.stopping || this.serviceRunning || this.runLost;`,
+    to: `return true;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a reply streaming is no reason to hold the stream (closed at rest mid-reply)",
+    file: "chat-core.js",
+    from: `if (status === "submitted" || status === "streaming" || status === "stopping")
+            return true;`,
+    to: `if (status === "submitted")
+            return true;`,
+    seeds: [0, 2000],
+  },
 ];
