@@ -76,8 +76,10 @@ export class Chat {
   #started = false;
   /** this chat's own stream loop while it runs (`until` ends it: the session came to rest) */
   #own: { until: AbortController } | undefined;
-  /** the next own connect is the first (the page was just loaded: no reload before it) */
-  #firstConnect = true;
+  /** the next own loop reloads the page before it connects (after `reconnect()`); else it connects from the chat's cursor */
+  #reloadFirst = false;
+  /** the stored page's cursor the last look at rest saw */
+  #restCursor: string | null | undefined;
   /** closes the stream once the session stayed at rest for `idleStreamMs` */
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #steering = false;
@@ -110,6 +112,14 @@ export class Chat {
         resting: () => this.#steered && this.#own === undefined && !this.#core.fatal,
         running: () => {
           if (!this.#core.closed) this.#do(() => this.#core.runSeen());
+        },
+        moved: async () => {
+          // the stored page moved on since the chat's (a new cursor, not seen at rest before):
+          // the stream replays from the chat's cursor what ran meanwhile
+          const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
+          const moved = page.isRunning || (page.eventCursor !== this.#core.cursor && page.eventCursor !== this.#restCursor);
+          this.#restCursor = page.eventCursor;
+          return moved;
         },
       },
       settings,
@@ -339,10 +349,11 @@ export class Chat {
   async #runOwn(): Promise<void> {
     const own = { until: new AbortController() };
     this.#own = own;
-    const first = this.#firstConnect;
-    this.#firstConnect = false;
+    // (from the chat's cursor: the service replays what ran since, a run missed at rest included)
+    const reloadFirst = this.#reloadFirst;
+    this.#reloadFirst = false;
     try {
-      await runStream(this.#stream, !first, own.until.signal);
+      await runStream(this.#stream, reloadFirst, own.until.signal);
     } finally {
       // (a frame cut when it stopped is no start for what comes relayed next; a loop started
       // since, once this one was let go at rest, reads on)
@@ -759,6 +770,7 @@ export class Chat {
       return;
     }
     if (!this.#wanted()) void this.#reloader.refresh(false);
+    else this.#reloadFirst = true;
     this.#steer();
   }
 

@@ -55,6 +55,11 @@ export interface WatchdogHost {
   resting?(): boolean;
   /** The status asked at rest says the session runs (another tab's, or another client's, run). */
   running?(): void;
+  /**
+   * Every 4th question at rest: whether anything ran since the chat's page (a run that
+   * began and ended between two questions: the stored page moved on). True: `running`.
+   */
+  moved?(): Promise<boolean>;
 }
 
 /**
@@ -78,6 +83,8 @@ export class RunWatchdog {
   /** counts what makes an answer in flight stale: an event heard, a post, a stop */
   #news = 0;
   #watch: ReturnType<typeof setInterval> | undefined;
+  /** the questions asked at rest */
+  #restAsked = 0;
 
   /** `statusPollMs` and `lostRunMs`: the chat's options of those names, checked. */
   constructor(host: WatchdogHost, options: { statusPollMs: number; lostRunMs: number }) {
@@ -182,7 +189,11 @@ export class RunWatchdog {
     if (this.#host.resting?.() !== true || now() - this.#lastEvent < this.#statusPollMs) return;
     this.#lastEvent = now();
     const news = this.#news;
-    const status = await this.#ask(() => this.#host.status());
+    let status = await this.#ask(() => this.#host.status());
+    // (a run short enough to fit between two questions shows in the stored page: asked every 4th time)
+    if (status !== undefined && status !== "running" && ++this.#restAsked % 4 === 0 && this.#host.moved !== undefined) {
+      if ((await this.#ask(() => this.#host.moved!())) === true) status = "running";
+    }
     if (status !== "running" || this.#host.closed() || this.#news !== news || this.#host.resting?.() !== true) return;
     // (the run-lost clock starts now: the rest before was no silence of a run)
     this.#waitFrom = now();
