@@ -528,6 +528,57 @@ export class ChatCore extends ChatState {
     return true;
   }
 
+  // ---------------------------------------------------------------- the idle stream (idleStreamMs, shareStream)
+
+  /**
+   * Whether the chat needs the session's event stream now: something of it is in flight
+   * (an input posted, a reply streaming or being stopped, a run the last page, the
+   * service's status or another tab said runs, a run taken as lost). At rest (`ready`,
+   * `awaiting_input`, a failed run) it does not: with `idleStreamMs` the shell closes it
+   * after that grace, and watches the service's status instead. `status`: the snapshot's.
+   */
+  streamWanted(status: ChatStatus): boolean {
+    if (this.closed || this.fatal) return false;
+    if (status === "submitted" || status === "streaming" || status === "stopping") return true;
+    return this.submit !== null || this.stopping || this.serviceRunning || this.runLost;
+  }
+
+  /** The shell closed the stream at rest (or the chat never held one there): connection `idle`. */
+  streamIdle(): void {
+    if (this.closed || this.fatal || this.link === "lost") return;
+    this.link = "idle";
+    // (a stream no longer tried has no error of its own; a failed or lost run's stays)
+    if (this.error !== null && this.error === this.streamError) this.error = null;
+    this.streamFailures = 0;
+    this.changed();
+  }
+
+  /** The stream is wanted again after `idle` (its connect, or another tab's relay, follows). */
+  streamWaking(): void {
+    if (this.link !== "idle") return;
+    this.link = "connecting";
+    this.changed();
+  }
+
+  /** Events come relayed by the chat (of another tab) that holds the session's stream: connection `open`. */
+  streamFollowed(): void {
+    if (this.link === "open" || this.closed || this.fatal) return;
+    this.link = "open";
+    if (this.error !== null && this.error === this.streamError) this.error = null;
+    this.changed();
+  }
+
+  /**
+   * The service's status (asked at rest), or another tab (which posted an input), says the
+   * session runs: the chat joins the run (status `streaming` until its events come, or the
+   * watchdog finds it over) and so wants its stream again.
+   */
+  runSeen(): void {
+    if (this.closed || this.fatal || this.runLost || this.serviceRunning) return;
+    this.serviceRunning = true;
+    this.changed();
+  }
+
   /** Takes the effects asked for so far. */
   takeEffects(): Effect[] {
     return this.effects.splice(0);

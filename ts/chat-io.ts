@@ -40,6 +40,10 @@ export interface StreamHost extends LoopHost {
   connection(controller: AbortController): void;
   /** Reloads the stored page (before every connect but the first). */
   reload(): Promise<void>;
+  /** The connection opened (its bytes replay from `after`): told to the tabs that share it. */
+  opened?(): void;
+  /** A chunk of the stream, once the core took it in: relayed to the tabs that share it. */
+  relay?(chunk: Uint8Array): void;
 }
 
 /** The reloads of the stored page, one at a time (see {@link Reloader.refresh}). */
@@ -124,18 +128,23 @@ export class Reloader {
  * connection with no byte for `stallMs`, and reconnects after the backoff the core
  * decides, until it says the stream is lost (or the chat closes).
  */
-export async function runStream(host: StreamHost, reloadFirst = false): Promise<void> {
+export async function runStream(host: StreamHost, reloadFirst = false, until?: AbortSignal): Promise<void> {
   let first = !reloadFirst;
-  while (!host.core.closed && !host.core.fatal) {
+  // `until` (the session came to rest: idleStreamMs) ends the loop as the chat's close does
+  const over = () => host.core.closed || until?.aborted === true;
+  // (the shell aborts `until` when the chat closes too)
+  const waits = until ?? host.signal;
+  while (!over() && !host.core.fatal) {
     const controller = new AbortController();
     host.connection(controller);
     const stop = () => controller.abort(new MsgError("closed", "the chat was closed"));
-    host.signal.addEventListener("abort", stop, { once: true });
+    waits.addEventListener("abort", stop, { once: true });
     const opened = now();
     host.core.streamConnecting();
     try {
       if (!first) await host.reload();
       first = false;
+      if (over()) return; // (at rest or closed during the reload)
       // no byte (not even the headers) for stallMs: the connection is dropped and replaced
       const stallMs = host.core.options.stallMs;
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -153,6 +162,7 @@ export async function runStream(host: StreamHost, reloadFirst = false): Promise<
         const response = await host.connect(host.core.cursor, controller.signal);
         if (response.body === null) throw new MsgError("service_unavailable", "the event stream has no body");
         host.do(() => host.core.streamOpened());
+        host.opened?.();
         reader = response.body.getReader();
         arm();
         for (;;) {
@@ -160,6 +170,7 @@ export async function runStream(host: StreamHost, reloadFirst = false): Promise<
           if (done) break;
           arm();
           host.do(() => host.core.feed(value));
+          host.relay?.(value);
         }
       } finally {
         clearTimeout(stall);
@@ -167,13 +178,14 @@ export async function runStream(host: StreamHost, reloadFirst = false): Promise<
       }
       throw new MsgError("service_unavailable", "the event stream ended");
     } catch (e) {
-      if (host.core.closed) return;
+      if (over()) return;
       const error = controller.signal.aborted && controller.signal.reason instanceof MsgError ? controller.signal.reason : e;
       const next = host.do(() => host.core.streamFailed(error, now() - opened));
       if (next === null) return;
-      await sleep(next.retryMs * (0.8 + Math.random() * 0.4), host.signal);
+      await sleep(next.retryMs * (0.8 + Math.random() * 0.4), waits);
     } finally {
-      host.signal.removeEventListener("abort", stop);
+      waits.removeEventListener("abort", stop);
     }
   }
 }
+

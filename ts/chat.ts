@@ -22,6 +22,7 @@ import { RunWatchdog } from "./watchdog.js";
 import { ChatCore } from "./chat-core.js";
 import { Reloader, readPage, runStream, type StreamHost } from "./chat-io.js";
 import type { Effect } from "./chat-state.js";
+import { TabStream, tabStreamAvailable } from "./tab-stream.js";
 import { normalizeOptions, type ChatOptions, type ChatSnapshot, type ChatStatus, type ExternalResult, type SendInput } from "./chat-types.js";
 import type { ChatInput, ChatTransport } from "./transport.js";
 
@@ -65,12 +66,32 @@ export class Chat {
   #flushing = false;
   /** unregisters the chat from `SessionsClient.remove` (see #deleted) */
   #unwatch = (): void => {};
+  /** the stream is steered (`idleStreamMs` finite, or `shareStream`): held only while wanted, or shared */
+  readonly #steered: boolean;
+  /** the key of the session's stream shared by the tabs (`shareStream`), or null */
+  readonly #shareKey: string | null;
+  /** the tabs' share of the session's stream (from the first connect on), or null */
+  #tabs: TabStream | null = null;
+  /** the chat opened: the stream is steered from now on */
+  #started = false;
+  /** this chat's own stream loop while it runs (`until` ends it: the session came to rest) */
+  #own: { until: AbortController } | undefined;
+  /** the next own loop reloads the page before it connects (after `reconnect()`); else it connects from the chat's cursor */
+  #reloadFirst = false;
+  /** the stored page's cursor the last look at rest saw */
+  #restCursor: string | null | undefined;
+  /** closes the stream once the session stayed at rest for `idleStreamMs` */
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #steering = false;
 
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
     this.sessionId = sessionId;
     const [settings, retry] = normalizeOptions(options);
     this.#core = new ChatCore(sessionId, settings, retry, new Session({ dedup: true, keepEvents: true }));
+    const key = settings.shareStream && tabStreamAvailable() && typeof transport.streamKey === "function" ? transport.streamKey(sessionId) : null;
+    this.#shareKey = typeof key === "string" ? key : null;
+    this.#steered = this.#shareKey !== null || settings.idleStreamMs !== Infinity;
     const t = transport as Partial<SessionsTransport>;
     const sessions = typeof t.request === "function" && typeof t.agentId === "string" ? new SessionsClient(transport as unknown as SessionsTransport) : null;
     this.#app = new AppState(sessionId, sessions, this.#lifetime.signal, () => this.#changed(), (e) => {
@@ -87,6 +108,19 @@ export class Chat {
         awaited: () => this.#awaited(),
         over: () => this.#runOver(),
         report: (e) => this.#report(e),
+        // at rest with no stream of its own: the status says when something runs
+        resting: () => this.#steered && this.#own === undefined && !this.#core.fatal,
+        running: () => {
+          if (!this.#core.closed) this.#do(() => this.#core.runSeen());
+        },
+        moved: async () => {
+          // the stored page moved on since the chat's (a new cursor, not seen at rest before):
+          // the stream replays from the chat's cursor what ran meanwhile
+          const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
+          const moved = page.isRunning || (page.eventCursor !== this.#core.cursor && page.eventCursor !== this.#restCursor);
+          this.#restCursor = page.eventCursor;
+          return moved;
+        },
       },
       settings,
     );
@@ -97,6 +131,8 @@ export class Chat {
       connect: (after, signal) => this.#transport.stream(this.sessionId, { after, signal }),
       connection: (controller) => (this.#connection = controller),
       reload: () => this.#reloader.refresh(false),
+      opened: () => this.#tabs?.opened(),
+      relay: (chunk) => this.#tabs?.relay(chunk),
     };
   }
 
@@ -136,7 +172,8 @@ export class Chat {
       throw e;
     }
     chat.#unwatch = watchDeletion(sessionId, () => chat.#deleted());
-    void runStream(chat.#stream);
+    if (chat.#steered) chat.#start();
+    else void runStream(chat.#stream);
     chat.#watchdog.start();
     return chat;
   }
@@ -236,6 +273,116 @@ export class Chat {
       this.#core.notify = false;
       this.#notify();
     }
+    this.#steer();
+  }
+
+  // ---------------------------------------------------------------- steering the stream (idleStreamMs, shareStream)
+
+  /** The chat opened: its stream is steered from now on (at rest: none, the status is watched; else held, or shared with other tabs). */
+  #start(): void {
+    if (this.#shareKey !== null) {
+      this.#tabs = new TabStream(this.#shareKey, {
+        frames: (data) => this.#relayed(data),
+        opened: () => {
+          // (a chat waiting for the stream takes the holder's new connection as its own)
+          if (!this.#core.closed && this.#tabs?.waiting === true) this.#do(() => this.#core.streamOpened());
+        },
+        woken: () => {
+          if (this.#core.closed) return;
+          this.#watchdog.woken();
+          this.#do(() => this.#core.runSeen());
+        },
+      });
+    }
+    this.#started = true;
+    if (!this.#wanted()) this.#do(() => this.#core.streamIdle());
+    else this.#steer();
+  }
+
+  /** Whether the session's stream is wanted now (always, with `idleStreamMs` Infinity). */
+  #wanted(): boolean {
+    if (this.#core.closed || this.#core.fatal) return false;
+    return this.#core.options.idleStreamMs === Infinity || this.#core.streamWanted(this.getSnapshot().status);
+  }
+
+  /**
+   * After each transition: a stream wanted is opened (or, shared, the lock asked for); one
+   * held (or waited for, or followed) at rest is let go after `idleStreamMs` at rest.
+   */
+  #steer(): void {
+    if (!this.#started || this.#steering || this.#core.closed || this.#core.fatal) return;
+    this.#steering = true;
+    try {
+      if (this.#wanted()) {
+        clearTimeout(this.#idleTimer);
+        this.#idleTimer = undefined;
+        this.#wake();
+      } else if (this.#idleTimer === undefined && (this.#own !== undefined || this.#tabs?.waiting === true || this.#core.link !== "idle")) {
+        this.#idleTimer = setTimeout(() => {
+          this.#idleTimer = undefined;
+          if (!this.#wanted()) this.#rest();
+        }, this.#core.options.idleStreamMs);
+      }
+    } finally {
+      this.#steering = false;
+    }
+  }
+
+  /** The stream is wanted: this chat's own, or (shared) the lock asked for, following the holder meanwhile. */
+  #wake(): void {
+    // (connecting from now on, also while a loop let go at rest still winds down)
+    this.#do(() => this.#core.streamWaking());
+    if (this.#own !== undefined) return;
+    if (this.#tabs !== null) {
+      if (this.#tabs.holding || this.#tabs.waiting) return;
+      this.#tabs.lead(
+        () => this.#runOwn(),
+        () => this.#wanted(),
+        () => this.#steer(),
+      );
+      return;
+    }
+    void this.#runOwn();
+  }
+
+  /** This chat's own stream loop (`runStream`), from the latest page's cursor (reloaded first, but at the first connect). */
+  async #runOwn(): Promise<void> {
+    const own = { until: new AbortController() };
+    this.#own = own;
+    // (from the chat's cursor: the service replays what ran since, a run missed at rest included)
+    const reloadFirst = this.#reloadFirst;
+    this.#reloadFirst = false;
+    try {
+      await runStream(this.#stream, reloadFirst, own.until.signal);
+    } finally {
+      // (a frame cut when it stopped is no start for what comes relayed next; a loop started
+      // since, once this one was let go at rest, reads on)
+      if (this.#own === own || this.#own === undefined) {
+        this.#own = undefined;
+        if (!this.#core.closed) this.#core.session.restartStream();
+      }
+    }
+    if (this.#tabs === null) this.#steer();
+  }
+
+  /** The session stayed at rest for `idleStreamMs`: its stream is closed (connection `idle`; the status is watched). */
+  #rest(): void {
+    if (this.#core.closed) return;
+    this.#tabs?.unwait();
+    // (let go at once: a send meanwhile starts another loop, this one ends at its next step)
+    const own = this.#own;
+    this.#own = undefined;
+    own?.until.abort(new MsgError("closed", "the session is at rest: its stream is closed"));
+    this.#do(() => this.#core.streamIdle());
+  }
+
+  /** Frames relayed by the chat (of another tab) holding the session's stream: taken in as this chat's stream's. */
+  #relayed(data: Uint8Array): void {
+    if (this.#core.closed) return;
+    this.#do(() => {
+      this.#core.feed(data);
+      if (this.#tabs?.waiting === true) this.#core.streamFollowed();
+    });
   }
 
   #perform(effect: Effect): void {
@@ -396,6 +543,7 @@ export class Chat {
     // the service reads any other scheme (file://) from its own disk
     for (const msg of msgs) checkDataUrls(msg.content, "send");
     const wasLost = this.#do(() => this.#core.beginSend(msgs, this.status));
+    this.#tabs?.wake();
     const last = msgs.at(-1)!;
     try {
       const busy = () => this.#do(() => this.#core.sendBusy(msgs));
@@ -440,7 +588,7 @@ export class Chat {
     }
     // the service took it: reachable again, so a stream lost after its attempts connects
     // again (as reconnect() would), else the run it started would never show
-    if (!this.#core.closed && this.#do(() => this.#core.reconnect())) void runStream(this.#stream, true);
+    if (!this.#core.closed && this.#do(() => this.#core.reconnect())) this.#restart();
   }
 
   #action(toolCallId: string, kind: "confirm" | "external"): ChatPendingAction {
@@ -488,6 +636,7 @@ export class Chat {
     // (what is sent is checked: its JSON, `toJSON` applied)
     checkDataUrls(JSON.parse(bodyJSON(event, "the answer")), "the answer");
     this.#do(() => this.#core.answering(callIds));
+    this.#tabs?.wake();
     try {
       await this.#answerOnce(action, event, callIds);
     } catch (e) {
@@ -618,7 +767,18 @@ export class Chat {
     this.#open();
     // (the page first: a repair reload is given up with the stream, and what the store
     // holds now is what a reply damaged meanwhile needs)
-    if (this.#do(() => this.#core.reconnect())) void runStream(this.#stream, true);
+    if (this.#do(() => this.#core.reconnect())) this.#restart();
+  }
+
+  /** After a lost stream: its loop again from the reloaded page (steered: the page, then held if wanted). */
+  #restart(): void {
+    if (!this.#steered) {
+      void runStream(this.#stream, true);
+      return;
+    }
+    if (!this.#wanted()) void this.#reloader.refresh(false);
+    else this.#reloadFirst = true;
+    this.#steer();
   }
 
   /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
@@ -629,6 +789,9 @@ export class Chat {
     this.#core.closed = true;
     this.#lifetime.abort(new MsgError("closed", "the chat was closed"));
     this.#connection?.abort(new MsgError("closed", "the chat was closed"));
+    this.#own?.until.abort(new MsgError("closed", "the chat was closed"));
+    this.#tabs?.close();
+    clearTimeout(this.#idleTimer);
     this.#watchdog.close();
     clearTimeout(this.#timer);
     this.#final = Object.freeze({ ...last, status: "closed" as const, connection: "closed" as const });

@@ -48,6 +48,18 @@ export interface WatchdogHost {
   over(): Promise<void>;
   /** Errors nobody awaits (a failed status request). */
   report(error: unknown): void;
+  /**
+   * Whether the session is watched at rest (nothing to watch, and no event stream held:
+   * `idleStreamMs`): its status is asked every `statusPollMs`. Absent: never.
+   */
+  resting?(): boolean;
+  /** The status asked at rest says the session runs (another tab's, or another client's, run). */
+  running?(): void;
+  /**
+   * Every 4th question at rest: whether anything ran since the chat's page (a run that
+   * began and ended between two questions: the stored page moved on). True: `running`.
+   */
+  moved?(): Promise<boolean>;
 }
 
 /**
@@ -71,6 +83,8 @@ export class RunWatchdog {
   /** counts what makes an answer in flight stale: an event heard, a post, a stop */
   #news = 0;
   #watch: ReturnType<typeof setInterval> | undefined;
+  /** the questions asked at rest */
+  #restAsked = 0;
 
   /** `statusPollMs` and `lostRunMs`: the chat's options of those names, checked. */
   constructor(host: WatchdogHost, options: { statusPollMs: number; lostRunMs: number }) {
@@ -98,6 +112,14 @@ export class RunWatchdog {
   /** The next tick asks the service without waiting out the clock (after a stop). */
   askNow(): void {
     this.#lastEvent = -Infinity;
+    this.#news += 1;
+  }
+
+  /** A run was seen from elsewhere (another tab's send): the clocks start again, as after a post. */
+  woken(): void {
+    this.#lastEvent = now();
+    this.#lastProgress = now();
+    this.#waitFrom = now();
     this.#news += 1;
   }
 
@@ -134,7 +156,7 @@ export class RunWatchdog {
   async #check(): Promise<void> {
     if (this.#host.closed() || this.#posting > 0) return;
     const watched = this.#host.watched();
-    if (watched === null) return;
+    if (watched === null) return this.#rest();
     if (now() - this.#lastEvent < (watched === "stopping" ? 250 : this.#statusPollMs)) return;
     this.#lastEvent = now();
     const news = this.#news;
@@ -160,6 +182,23 @@ export class RunWatchdog {
       if (awaited !== false || stale()) return;
     }
     await this.#host.over();
+  }
+
+  /** At rest with no stream (`resting`): every `statusPollMs`, is the session running? Then `running`. */
+  async #rest(): Promise<void> {
+    if (this.#host.resting?.() !== true || now() - this.#lastEvent < this.#statusPollMs) return;
+    this.#lastEvent = now();
+    const news = this.#news;
+    let status = await this.#ask(() => this.#host.status());
+    // (a run short enough to fit between two questions shows in the stored page: asked every 4th time)
+    if (status !== undefined && status !== "running" && ++this.#restAsked % 4 === 0 && this.#host.moved !== undefined) {
+      if ((await this.#ask(() => this.#host.moved!())) === true) status = "running";
+    }
+    if (status !== "running" || this.#host.closed() || this.#news !== news || this.#host.resting?.() !== true) return;
+    // (the run-lost clock starts now: the rest before was no silence of a run)
+    this.#waitFrom = now();
+    this.#lastProgress = now();
+    this.#host.running?.();
   }
 
   /** Asks the service (through the host); a failure is reported (unless the chat closed meanwhile) and gives undefined. */

@@ -5,6 +5,7 @@
 // Against the live service through the test server's same-origin `/api` proxy; the test
 // drives it with `window.whole` (page.evaluate) and compares it with the service's own.
 import { AgentScopeTransport, Chat, dataBlock } from "agentscope-message/chat";
+import { KEEP_STREAM } from "./service-options.js";
 
 let chat = null;
 /** Every event `onEvent` passed, in order (deep copies: the test reads them later). */
@@ -36,6 +37,7 @@ window.whole = {
     errors = [];
     progressSeen = [];
     chat = await Chat.open(transport, {
+      ...KEEP_STREAM,
       onEvent: (e) => {
         events.push(structuredClone(e));
         // the snapshot already holds the event: a progress entry of its tool call

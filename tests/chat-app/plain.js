@@ -3,6 +3,7 @@
 // `/api` proxy. The test drives it with `window.driver` (page.evaluate) and compares what
 // it rebuilt with what the service stored.
 import { AgentScopeTransport, Chat } from "agentscope-message/chat";
+import { KEEP_STREAM } from "./service-options.js";
 
 /** The transport, recording each history page it fetched (to know a refresh happened). */
 class RecordingTransport extends AgentScopeTransport {
@@ -41,7 +42,7 @@ window.driver = {
     });
     finished = [];
     notifications = 0;
-    chat = await Chat.open(transport, { onFinish: (m) => finished.push(m) });
+    chat = await Chat.open(transport, { onFinish: (m) => finished.push(m), ...KEEP_STREAM });
     chat.subscribe(() => {
       notifications += 1;
       show();

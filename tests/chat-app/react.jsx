@@ -14,6 +14,9 @@ const options = {
   agentId: query.get("agent"),
   session: { chat_model_config: JSON.parse(query.get("model")) },
   ...(query.has("throttle") ? { throttleMs: Number(query.get("throttle")) } : {}),
+  // (its tests count each chat's own stream: kept, see service-options.js)
+  idleStreamMs: Infinity,
+  shareStream: false,
 };
 
 let renders = 0;

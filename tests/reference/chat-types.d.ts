@@ -21,11 +21,15 @@ export type ChatStatus = "connecting" | "ready" | "submitted" | "streaming" | "s
 /**
  * The event stream's connection: `connecting` (the first connect: the chat works already,
  * a message sent now streams once the stream is open, from the service's replay log),
- * `open`, `reconnecting` (it dropped, stalled or was refused: reconnecting with backoff,
- * `error` says why), `lost` (the attempts ran out, or the session does not exist:
- * `reconnect()` tries again), `closed`.
+ * `open` (events come: on this chat's own stream, or relayed by the chat of another tab
+ * that holds the session's one stream, see `shareStream`), `reconnecting` (it dropped,
+ * stalled or was refused: reconnecting with backoff, `error` says why), `idle` (the session
+ * is at rest and no stream is held, see `idleStreamMs`: the chat asks the service's status
+ * every `statusPollMs` and connects again, from where it was, as soon as anything runs),
+ * `lost` (the attempts ran out, or the session does not exist: `reconnect()` tries again),
+ * `closed`.
  */
-export type ChatConnection = "connecting" | "open" | "reconnecting" | "lost" | "closed";
+export type ChatConnection = "connecting" | "open" | "reconnecting" | "idle" | "lost" | "closed";
 /** What a UI renders of a {@link Chat}; frozen, the same object until something changes. */
 export interface ChatSnapshot {
     /** User and assistant messages in order: stored history, then what this page sent and streamed. */
@@ -107,6 +111,28 @@ export interface ChatOptions {
      * see docs/chat.md, "The run watchdog"). ms, default 120,000; Infinity: never.
      */
     lostRunMs?: number;
+    /**
+     * How long the session stays at rest (nothing posted, streaming or stopping, no run the
+     * service or another tab said runs) before its event stream is closed (connection
+     * `idle`); ms. The chat then asks the service's status every `statusPollMs` and opens
+     * the stream again (from the latest page's `event_cursor`: the service replays what it
+     * missed) before its own `send` / `confirm` / `submitExternal` / `stop`, when the status
+     * says the session runs, or when another tab of the page's origin says it sent. A
+     * browser keeps at most 6 HTTP/1.1 connections per host: a stream held by every open chat
+     * would leave none for their requests. Default 2,000 where `BroadcastChannel` and
+     * `navigator.locks` exist (a browser page), Infinity (the stream is always held)
+     * elsewhere; Infinity keeps it.
+     */
+    idleStreamMs?: number;
+    /**
+     * Whether the chats of one session in the tabs of one origin share one event stream
+     * (default: true where `BroadcastChannel` and `navigator.locks` exist and the transport
+     * has `streamKey`): the chat holding the session's Web Lock streams and relays each
+     * frame on a `BroadcastChannel` to the others, which take them in as their own stream's;
+     * when it closes (or its tab goes) the lock passes to the next chat that needs the
+     * stream, which connects from its own cursor. false: every chat holds its own stream.
+     */
+    shareStream?: boolean;
     /** Speaker name of user turns sent as text (default `"user"`). */
     userName?: string;
     /** Called with errors nobody awaits: a refused event, a lost connection, a listener that threw. */
@@ -170,7 +196,9 @@ export interface ExternalResult {
     metadata?: Record<string, unknown>;
 }
 /** The options as the chat uses them: checked, defaults filled in. */
-export type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs" | "lostRunMs">> & ChatOptions;
+export type Settings = Required<Pick<ChatOptions, "stallMs" | "throttleMs" | "busyWaitMs" | "statusPollMs" | "lostRunMs" | "idleStreamMs" | "shareStream">> & ChatOptions;
+/** Whether this runtime shares tabs' streams (a page: `BroadcastChannel`, `navigator.locks` and a `document`), the defaults of `idleStreamMs` and `shareStream`. */
+export declare function tabsShare(): boolean;
 /** The reconnect backoff (`ChatOptions.retry`), defaults filled in. */
 export type Retry = {
     initialMs: number;

@@ -61,6 +61,13 @@ export interface ChatTransport {
         signal?: AbortSignal;
     }): Promise<ServiceStatus>;
     /**
+     * Optional. A key naming the event stream of `sessionId` (the same key: the same
+     * service, user and session, so the same events). Chats of one origin (a browser's
+     * tabs) whose transports give the same key share one stream (`shareStream`); without
+     * it each chat holds its own.
+     */
+    streamKey?(sessionId: string): string;
+    /**
      * Optional. The chat calls it when the event stream dropped, stalled or could not be
      * opened, and when a `chat` call failed with `service_unavailable`, before it tries
      * again: a transport over several instances of one service moves to the next.
@@ -149,6 +156,8 @@ export declare class AgentScopeTransport implements ChatTransport {
         signal?: AbortSignal;
         retry?: "unsent" | "any";
     }): Promise<Response>;
+    /** The service's instances, the user and the agent, and `sessionId`: chats with the same key share one stream (`shareStream`). */
+    streamKey(sessionId: string): string;
     createSession(options?: {
         signal?: AbortSignal;
     }): Promise<string>;

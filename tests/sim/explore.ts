@@ -65,6 +65,12 @@ export interface Schedule {
   stallMs: number;
   rates: FaultRates;
   actions: Action[];
+  /**
+   * `close`: the chat's stream is closed at rest (`idleStreamMs` 1,500, as a browser page's
+   * default; the status is polled, the stream reopened when anything runs); `keep` (or
+   * absent): held, node's default.
+   */
+  idleStream?: "keep" | "close";
 }
 
 /** The first words the simulated model answers to (scripts/agentscope-service.md). */
@@ -239,6 +245,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
   const options = () => ({
     statusPollMs: 1000,
     stallMs: schedule.stallMs,
+    ...(schedule.idleStream === "close" ? { idleStreamMs: 1500 } : {}),
     retry: { initialMs: 100, maxMs: 1000, attempts: 8 },
     onError: (e: unknown) => {
       if (!isMsgError(e)) violate(`onError got a non-MsgError: ${describe(e)}`);
@@ -313,6 +320,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
         if (chat !== mine) return;
         seen = mine.getSnapshot();
         notified += 1;
+        // a reply in flight is followed on the stream: never idle (no stream) meanwhile
+        if (ACTIVE.has(seen.status) && seen.connection === "idle") violate(`status ${seen.status} with no stream held (connection idle)`);
         if (seen.error?.code === "run_lost" && lastSend !== null) lastSend.lost = true;
       });
       openedAt = serviceNow();
@@ -507,6 +516,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       const snap = c.getSnapshot();
       trace.push(`${Date.now()} at rest: status ${snap.status}, connection ${snap.connection}, error ${snap.error?.code ?? null}: ${snap.error?.message ?? ""}`);
       if (snap.partial.length > 0) violate(`partial at rest: ${snap.partial.join(", ")}`);
+      // closing idle streams: at rest (15 s), none is held
+      if (schedule.idleStream === "close" && snap.connection !== "idle" && snap.connection !== "lost") violate(`at rest with idleStreamMs, the connection is ${snap.connection} (a stream held at rest)`);
       // at rest, reachable and reconnected: no error left but one the app must see (a failed
       // or lost run, a turn or answer not applied) or one an action rejected with
       const stored = sim.stored(c.sessionId);
@@ -666,6 +677,8 @@ export const scheduleArb: fc.Arbitrary<Schedule> = fc.record({
   rates: fc.oneof({ weight: 1, arbitrary: fc.constant(NO_FAULTS) }, { weight: 4, arbitrary: ratesArb }),
   // (a send first: a schedule that never sends explores nothing)
   actions: fc.tuple(policy, fc.array(actionArb, { minLength: 0, maxLength: 24 })).map(([p, rest]) => [{ kind: "send" as const, policy: p }, ...rest]),
+  // (last: the fields before it draw as they did)
+  idleStream: fc.constantFrom("keep" as const, "close" as const),
 });
 
 /** A schedule in one line (what a failure prints, to replay it). */

@@ -114,10 +114,23 @@ export const MUTANTS: Mutant[] = [
   {
     name: "reconnect() connects without reloading the stored page (a reply damaged while the service was lost stays so)",
     file: "chat.js",
-    from: `if (this.#do(() => this.#core.reconnect()))
-            void runStream(this.#stream, true);`,
-    to: `if (this.#do(() => this.#core.reconnect()))
-            void runStream(this.#stream);`,
+    // (reconnect() and a POST that finds the stream lost both restart it in #restart)
+    from: `        if (!this.#steered) {
+            void runStream(this.#stream, true);
+            return;
+        }
+        if (!this.#wanted())
+            void this.#reloader.refresh(false);
+        else
+            this.#reloadFirst = true;`,
+    to: `        if (!this.#steered) {
+            void runStream(this.#stream);
+            return;
+        }
+        if (!this.#wanted())
+            void this.#reloader.refresh(false);
+        else
+            this.#reloadFirst = false;`,
     seeds: [0, 4000],
   },
   // the blind spots attack 36 found (X1 to X6, each missed before the invariants and actions of that work), and its fixes
@@ -188,6 +201,22 @@ export const MUTANTS: Mutant[] = [
     from: `        if (this.answered.size === 0)
             return;`,
     to: `        return;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a stream held at rest (idleStreamMs never closes it)",
+    file: "chat-core.js",
+    from: `return this.submit !== null || this.stopping || this.serviceRunning || this.runLost;`,
+    to: `return true;`,
+    seeds: [0, 2000],
+  },
+  {
+    name: "a reply streaming is no reason to hold the stream (closed at rest mid-reply)",
+    file: "chat-core.js",
+    from: `if (status === "submitted" || status === "streaming" || status === "stopping")
+            return true;`,
+    to: `if (status === "submitted")
+            return true;`,
     seeds: [0, 2000],
   },
 ];

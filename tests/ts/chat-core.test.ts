@@ -219,3 +219,88 @@ test("the core's modules do no I/O: no fetch, timer, clock or random number", ()
     }
   }
 });
+
+// ------------------------------------------------------------------ the idle stream (idleStreamMs)
+
+test("streamWanted: not at rest only; a send, a running page, a run seen elsewhere want the stream; an ended reply at rest does not", () => {
+  const c = core({ idleStreamMs: 1000 });
+  c.merge(EMPTY);
+  c.streamIdle();
+  let s = c.snapshot(APP);
+  assert.deepEqual([s.status, s.connection, c.streamWanted(s.status)], ["ready", "idle", false]);
+  // a send: wanted before its POST goes
+  const msg = { id: "u1", role: "user", name: "user", content: [{ type: "text", text: "hi", id: "b" }] } as unknown as MsgJSON;
+  c.beginSend([msg], "ready");
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status)], ["submitted", true]);
+  c.streamWaking();
+  assert.equal(c.snapshot(APP).connection, "connecting");
+  c.streamOpened();
+  c.feed(bytes(reply("r1", "hi")));
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, s.connection, c.streamWanted(s.status)], ["streaming", "open", true]);
+  c.feed(bytes(end("r1")));
+  // ended, but the reload of the page at rest has not come: nothing posted waits, so at rest
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status)], ["ready", false]);
+  // a page that says a run holds the session (another tab's, another client's): wanted
+  c.merge({ ...EMPTY, isRunning: true, eventCursor: "c9" });
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status), c.cursor], ["streaming", true, "c9"]);
+  c.merge({ ...EMPTY, isRunning: false, eventCursor: "c9" });
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status)], ["ready", false]);
+  // the status asked at rest (or another tab) says it runs: joined, wanted
+  c.runSeen();
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status)], ["streaming", true]);
+  // the watchdog finds it over: at rest again
+  c.runOver();
+  c.runOverReloaded();
+  s = c.snapshot(APP);
+  assert.deepEqual([s.status, c.streamWanted(s.status)], ["ready", false]);
+  // a stop under way wants it too
+  c.stopping = true;
+  assert.equal(c.streamWanted("ready"), true);
+});
+
+test("streamIdle: connection idle, the stream's own error goes (a failed run's stays), the attempts start afresh; nothing once lost or closed", () => {
+  const c = core({ idleStreamMs: 1000 });
+  c.merge(EMPTY);
+  c.streamConnecting();
+  assert.deepEqual(c.streamFailed(new MsgError("service_unavailable", "refused"), 0), { retryMs: 250 });
+  assert.equal(c.snapshot(APP).error?.message, "refused");
+  c.streamIdle();
+  let s = c.snapshot(APP);
+  assert.deepEqual([s.connection, s.error, c.streamFailures], ["idle", null, 0]);
+  // a relayed frame (another tab holds the stream) while waiting: open, without a new connection's checks
+  c.streamWaking();
+  c.streamFollowed();
+  s = c.snapshot(APP);
+  assert.deepEqual([s.connection, c.unchecked.size], ["open", 0]);
+  // a session found gone stays lost
+  c.deleted(new MsgError("http_error", "gone", { status: 404 }));
+  c.streamIdle();
+  c.runSeen();
+  s = c.snapshot(APP);
+  assert.deepEqual([s.connection, s.status, c.streamWanted(s.status), c.serviceRunning], ["lost", "error", false, false]);
+});
+
+test("runSeen: a run taken as lost is not joined again by it (the watchdog goes on asking)", () => {
+  const c = core({ idleStreamMs: 1000 });
+  c.merge({ ...EMPTY, isRunning: true });
+  c.streamOpened();
+  c.markLost(120_000);
+  assert.equal(c.serviceRunning, false);
+  c.runSeen();
+  assert.equal(c.serviceRunning, false);
+  assert.equal(c.streamWanted(c.snapshot(APP).status), true, "a lost run is still watched on the stream");
+});
+
+test("idleStreamMs and shareStream: checked; in node (no navigator.locks) Infinity and false by default", () => {
+  const [settings] = normalizeOptions({});
+  assert.deepEqual([settings.idleStreamMs, settings.shareStream], [Infinity, false]);
+  assert.deepEqual(normalizeOptions({ idleStreamMs: 0, shareStream: true })[0].idleStreamMs, 0);
+  assert.throws(() => normalizeOptions({ idleStreamMs: -1 }), /idleStreamMs/);
+  assert.throws(() => normalizeOptions({ shareStream: "yes" as unknown as boolean }), /shareStream/);
+});

@@ -1736,7 +1736,9 @@ describe("live mode", () => {
     assert.equal((await serviceSession(sid))!.session.state.permission_context.mode, "accept_edits");
     await assertShowsStored(page, sid, 4);
     assert.equal(await page.isDisabled("#stop"), true, "Stop is disabled once the reply ended");
-    assert.deepEqual(await page.evaluate(() => [document.body.dataset.state, document.body.dataset.connection, document.querySelector("#status .status-connection")!.textContent, document.querySelector("#status .status-text")!.textContent]), ["ready", "open", "stream connected", "ready"]);
+    // (at rest for idleStreamMs, 2 s, the page holds no stream: connection idle)
+    await until("the stream let go at rest", async () => (await page.evaluate(() => document.body.dataset.connection)) === "idle");
+    assert.deepEqual(await page.evaluate(() => [document.body.dataset.state, document.body.dataset.connection, document.querySelector("#status .status-connection")!.textContent, document.querySelector("#status .status-text")!.textContent]), ["ready", "idle", "stream idle (at rest: no connection held)", "ready"]);
     // after the run, the change goes through
     await page.selectOption("#permission-mode", "explore");
     await until("the service's mode, after the run", async () => (await serviceSession(sid))!.session.state.permission_context.mode === "explore");

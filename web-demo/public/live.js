@@ -29,7 +29,7 @@ const STATUS_TEXT = {
   error: "error",
   closed: "closed",
 };
-const CONNECTION_TEXT = { connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", lost: "connection lost", closed: "closed" };
+const CONNECTION_TEXT = { connecting: "connecting…", open: "connected", reconnecting: "reconnecting…", idle: "idle (at rest: no connection held)", lost: "connection lost", closed: "closed" };
 
 /** A `MsgError` (or anything thrown) as one line. */
 const why = (e) => `${e?.code ?? "error"}: ${e?.message ?? e}`;
