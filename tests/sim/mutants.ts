@@ -55,11 +55,11 @@ export const MUTANTS: Mutant[] = [
     file: "chat-feed.js",
     from: `    const submit = s.submit;
     if (submit !== null) {
-        if (submit.kind === "send" && s.tailRepliesAfter(submit.replies))`,
+        if (submit.kind === "send" && submit.accepted !== false && s.tailRepliesAfter(submit.replies))`,
     to: `    s.finish(finished.splice(0));
     const submit = s.submit;
     if (submit !== null) {
-        if (submit.kind === "send" && s.tailRepliesAfter(submit.replies))`,
+        if (submit.kind === "send" && submit.accepted !== false && s.tailRepliesAfter(submit.replies))`,
     seeds: [0, 2000],
   },
   {
