@@ -53,6 +53,8 @@ export class AppState {
   readonly #changed: () => void;
   readonly #report: (error: unknown) => void;
   #viewLoading: Promise<void> | undefined;
+  /** how many `state_updated` events were taken in (a list entry read before the last one is older) */
+  #stateEvents = 0;
   #viewAgain = false;
   /** team workers' calls waiting (CUSTOM subagent_require_user_confirm), by `reply_id tool_call_id` */
   #workers = new Map<string, ChatPendingAction>();
@@ -93,7 +95,10 @@ export class AppState {
     switch (name) {
       case "state_updated":
         // (a value without both objects is ignored, as other malformed CUSTOM events are)
-        if (isRecord(v.tasks_context) && isRecord(v.permission_context)) this.state = Object.freeze(v) as unknown as SessionState;
+        if (isRecord(v.tasks_context) && isRecord(v.permission_context)) {
+          this.state = Object.freeze(v) as unknown as SessionState;
+          this.#stateEvents += 1;
+        }
         break;
       case "session_updated":
       case "team_updated":
@@ -147,11 +152,15 @@ export class AppState {
     const load = async () => {
       do {
         this.#viewAgain = false;
+        const events = this.#stateEvents;
         const view = await sessions.get(this.#sessionId, { signal: this.#signal });
         if (this.#signal.aborted) return;
         this.view = Object.freeze(view);
-        const { tasks_context, permission_context } = view.session.state;
-        this.state = Object.freeze({ tasks_context, permission_context });
+        // (a state_updated that came while the list was read is newer than its entry)
+        if (this.#stateEvents === events) {
+          const { tasks_context, permission_context } = view.session.state;
+          this.state = Object.freeze({ tasks_context, permission_context });
+        }
         this.#changed();
       } while (this.#viewAgain);
     };

@@ -278,6 +278,13 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     publish();
     return sent;
   };
+  /** Loads the .wasm for a new chat's first send; a failed load shows (`init_failed`) as the send's other failures do. */
+  const load = (): Promise<void> =>
+    init().then(undefined, (e: unknown) => {
+      const error = typed(e);
+      if (!closed) show({ ...FRESH, error });
+      throw error;
+    });
   const userName = rest.userName ?? "user";
   return {
     view: () => view,
@@ -293,7 +300,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       const waiting = target();
       if (waiting !== null) return (await waiting).send(input);
       // refused before a session is made: what `Chat.send` refuses before any request
-      await init();
+      await load();
       const msg = sendMessage(input, userName);
       checkDataUrls(msg.content, "send");
       return first([msg], (c) => c.send(msg));
@@ -301,7 +308,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     post: async (input) => {
       const waiting = target();
       if (waiting !== null) return (await waiting).post(input);
-      await init();
+      await load();
       const posted = postedInput(input);
       if (posted.kind === "answer") {
         const now = target();

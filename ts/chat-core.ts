@@ -288,7 +288,7 @@ export class ChatCore extends ChatState {
     this.error = this.fatal ? this.error : null;
     this.changed();
     // registered before the request goes: a stop() meanwhile marks it stopped
-    for (const msg of msgs) this.posted.set(msg, { replies: this.tailReplies.size, over: false, stopped: false, accepted: false });
+    for (const msg of msgs) this.posted.set(msg, { replies: this.tailReplies.size, over: false, stopped: false, accepted: false, batch: msgs });
     return wasLost;
   }
 
@@ -311,16 +311,28 @@ export class ChatCore extends ChatState {
   }
 
   /**
-   * The service took the post of user messages: a reply met since its last 409 is its
-   * run (its events may come before the answer); else the chat waits for the next one.
+   * The service took the post of user messages: a reply met since its last 409 and still
+   * in flight is its run (its events may come before the answer). One met and already
+   * ended may be its run too (a slow answer) or another client's (run between its last
+   * 409 and this answer): the page tells (its run stores the message as it starts), so it
+   * is reloaded, and meanwhile the chat waits for the next reply.
    */
   sendAccepted(msgs: readonly MsgJSON[]): void {
+    const tail = [...this.tailReplies];
+    const running = (since: number) => tail.slice(since).some((id) => !this.session.isEnded(id));
     for (const msg of msgs) {
       const posted = this.posted.get(msg);
-      if (posted !== undefined) posted.accepted = true;
+      if (posted === undefined) continue;
+      posted.accepted = true;
+      if (!running(posted.replies)) posted.replies = tail.length;
     }
     if (!this.#sendOf(msgs)) return;
-    this.submit = this.tailRepliesAfter(this.submit!.replies) ? null : { ...this.submit!, accepted: true };
+    const since = this.submit!.replies;
+    if (running(since)) this.submit = null;
+    else {
+      this.submit = { ...this.submit!, replies: tail.length, accepted: true };
+      if (tail.length > since) this.reload(true);
+    }
     this.changed();
   }
 

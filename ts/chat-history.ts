@@ -67,17 +67,12 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
     }
     s.tail = s.tail.filter((t) => (t.kind === "user" ? !s.historyIds.has(t.msg.id) : ids.has(t.id) || !s.session.isEnded(t.id)));
   } else {
-    // the store keeps the order of what it took: the turns posted before one the page
-    // holds are stored too, before the page when it does not reach back to them (a list
-    // posted longer than a page): they join the history there
+    // a post's messages are stored together, in order: those of a post the page holds
+    // one of and lacks are before the page (a list posted longer than a page): they join
+    // the history there
     const ids = new Set(page.messages.map((m) => m?.id));
-    const turns = [...s.posted.keys()];
-    let lastStored = -1;
-    turns.forEach((msg, i) => {
-      if (ids.has(msg.id)) lastStored = i;
-    });
-    for (const msg of turns.slice(0, lastStored)) {
-      if (ids.has(msg.id) || index.has(msg.id)) continue;
+    for (const [msg, posted] of [...s.posted]) {
+      if (ids.has(msg.id) || index.has(msg.id) || !posted.batch.some((m) => ids.has(m.id))) continue;
       index.set(msg.id, s.history.length);
       s.history.push(msg);
       s.historyIds.add(msg.id);

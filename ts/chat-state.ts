@@ -109,10 +109,11 @@ export class ChatState {
   /**
    * user turns posted that the store does not hold yet: the replies seen before each was
    * sent (or refused 409: those are another run's), whether its post was answered
-   * (`accepted`: a run over before is not its run), and whether a run after it is over (a
+   * (`accepted`: a run over before is not its run), the messages of its post (`batch`),
+   * and whether a run after it is over (a
    * reply that came after it ended, or the watchdog found the service idle)
    */
-  posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean; accepted: boolean }>();
+  posted = new Map<MsgJSON, { replies: number; over: boolean; stopped?: boolean; accepted: boolean; batch: readonly MsgJSON[] }>();
   /** the service said a run holds the session (history's is_running) and no reply of it has ended since */
   serviceRunning = false;
   diagnostics: Diagnostic[] = [];

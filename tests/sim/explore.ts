@@ -205,7 +205,8 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       if (!isMsgError(e)) violate(`${what} threw a non-MsgError: ${describe(e)}`);
       return;
     }
-    const send = what.startsWith("send");
+    // (an answer on its way is a post too: submitted while it waits for its run)
+    const send = /^(send|answer|confirm)/.test(what);
     if (send) sending += 1;
     p.finally(() => {
       if (send) sending -= 1;

@@ -65,4 +65,8 @@ export const REGRESSIONS: Regression[] = [
     name: "the wall clock stepped back an hour between two replies: the listeners' throttle counted on Date, so the next notification waited the hour (a UI showed the second reply only then; found by the explorer's listener check)",
     schedule: {"seed": 1, "instances": 1, "replayLimit": 1000, "stallMs": 45000, "rates": {"serverError": 0, "busy": 0, "lostBefore": 0, "lostAfter": 0, "stallHeaders": 0, "stallBody": 0, "drop": 0, "duplicate": 0, "reorder": 0, "stallFrame": 0, "cut": 0, "batch": 0}, "actions": [{"kind": "send", "policy": "hello"}, {"kind": "wait", "ms": 2000}, {"kind": "clockJump", "ms": -3600000}, {"kind": "send", "policy": "hello"}]},
   },
+  {
+    name: "the session list read at open answered late (held 2 s), after the state_updated of a run: its older state replaced the event's at rest",
+    schedule: {"seed":1371560901,"instances":1,"replayLimit":1000,"stallMs":3000,"rates":{"serverError":0,"busy":0,"lostBefore":0.001,"lostAfter":0,"stallHeaders":0.023000000000000003,"stallBody":0,"drop":0.0002,"duplicate":0.0005,"reorder":0.0003,"stallFrame":0.0002,"cut":0,"batch":0},"actions":[{"kind":"send","policy":"image"},{"kind":"send","policy":"task"}],"idleStream":"keep"},
+  },
 ];

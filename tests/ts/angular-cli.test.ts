@@ -222,11 +222,13 @@ async function waitShown(page: Page, ok: (s: Shown) => boolean, what: string): P
   }
 }
 
-/** The chat opens (`ready`, a new session); Send; the page ends `ready` with the stored messages, the user's and the reply. */
+/** The chat shows `ready` with no session (none is made before the first send); Send makes one; the page ends `ready` with the stored messages, the user's and the reply. */
 async function assertChats(opened: Opened): Promise<void> {
   const { page, problems } = opened;
-  const { sessionId } = await waitShown(page, (s) => s.status === "ready" && s.sessionId !== "", "the chat to be ready");
+  await waitShown(page, (s) => s.status === "ready", "the chat to be ready");
+  assert.equal((await shown(page)).sessionId, "");
   await page.click("#send");
+  const { sessionId } = await waitShown(page, (s) => s.sessionId !== "", "the session the send made");
   const t0 = Date.now();
   for (;;) {
     const s = await shown(page);
@@ -250,14 +252,17 @@ async function assertChats(opened: Opened): Promise<void> {
 /** The package's own .wasm, as installed in the app. */
 const packagedWasm = (): Buffer => readFileSync(join(scratch, "node_modules/agentscope-message/dist/wasm/agentscope_message_bg.wasm"));
 
-test("ng build (production) without the asset entry: no .wasm emitted; the page's chat is status error, init_failed (index.html in place of the .wasm), with the hint to the entry", TEST, async () => {
+test("ng build (production) without the asset entry: no .wasm emitted; the first send fails with init_failed (index.html in place of the .wasm), the hint to the entry in the chat's error", TEST, async () => {
   configure(false);
   const dir = ngBuild("bare");
   assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".wasm")), [], "no .wasm emitted");
   const site = await serveBuilt(dir);
   const opened = await open(site.base);
   try {
-    const s = await waitShown(opened.page, (v) => v.status === "error", "the failed load");
+    // (the .wasm loads at the first send: none is made before)
+    await waitShown(opened.page, (v) => v.status === "ready", "the chat to be ready");
+    await opened.page.click("#send");
+    const s = await waitShown(opened.page, (v) => v.error !== "", "the failed load");
     assert.equal(s.error, "init_failed");
     assert.match(s.message, /^could not load agentscope-message's \.wasm: .*expected magic word 00 61 73 6d, found 3c 21 64 6f/);
     assert.match(s.message, /Angular CLI: add the \.wasm to angular\.json's assets/);
@@ -315,7 +320,9 @@ test("ng serve without prebundling (CI=true turns the CLI's cache off): 404 for 
           await assertChats(opened);
           assert.deepEqual(opened.wasm, [["/agentscope_message_bg.wasm", 200, "application/wasm"]]);
         } else {
-          const s = await waitShown(opened.page, (v) => v.status === "error", "the failed load");
+          await waitShown(opened.page, (v) => v.status === "ready", "the chat to be ready");
+          await opened.page.click("#send");
+          const s = await waitShown(opened.page, (v) => v.error !== "", "the failed load");
           assert.equal(s.error, "init_failed");
           assert.match(s.message, /404/);
           assert.match(s.message, /Angular CLI: add the \.wasm to angular\.json's assets/);

@@ -307,3 +307,47 @@ test("idleStreamMs and shareStream: checked; in node (no navigator.locks) Infini
   assert.throws(() => normalizeOptions({ idleStreamMs: -1 }), /idleStreamMs/);
   assert.throws(() => normalizeOptions({ shareStream: "yes" as unknown as boolean }), /shareStream/);
 });
+
+test("two clients' turns: a reply met while a send's POST is unanswered is not its run; one still in flight when the POST is answered is; only the messages of one post vouch for each other", () => {
+  const c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  const user = (id: string, text: string) => ({ id, role: "user", name: "user", content: [{ type: "text", text, id: `${id}-b` }] }) as unknown as MsgJSON;
+  const a = user("a", "first");
+  c.beginSend([a], "ready");
+  // another client's reply starts and ends before a's POST is answered (409s meanwhile)
+  c.feed(bytes(reply("f1", "theirs")));
+  c.sendBusy([a]);
+  c.feed(bytes(end("f1")));
+  let s = c.snapshot(APP);
+  assert.equal(s.status, "submitted"); // a still waits: f1 was not its run
+  // a's POST answered: f1 ended before, so a still waits for its own run
+  c.sendAccepted([a]);
+  assert.equal(c.snapshot(APP).status, "submitted");
+  // a's run: its reply starts (a's wait is over) and ends
+  c.feed(bytes(reply("r1", "mine")));
+  assert.equal(c.snapshot(APP).status, "streaming");
+  c.feed(bytes(end("r1")));
+  s = c.snapshot(APP);
+  assert.equal(s.status, "ready");
+  assert.equal(s.error, null);
+
+  // b's POST answered 200 and never applied, while c's reply (another client's) streams:
+  // taken for b's run; then d is sent and stored. The page at rest holds d, not b: b is
+  // told lost (run_lost), not taken as stored for d's sake (d was another post)
+  const b = user("b", "lost");
+  c.beginSend([b], "ready");
+  c.feed(bytes(frame({ type: "REPLY_START", session_id: SID, reply_id: "f2", name: "Friday", role: "assistant" })));
+  c.sendAccepted([b]);
+  c.feed(bytes(end("f2")));
+  const d = user("d", "next");
+  c.beginSend([d], "ready");
+  c.sendAccepted([d]);
+  c.feed(bytes(reply("r3", "for d") + end("r3")));
+  const stored = (id: string, text: string) => ({ id, role: "assistant", name: "Friday", content: [{ type: "text", text, id: `${id}-t`, created_at: T(1), finished_at: T(2) }], metadata: {}, created_at: T(1), usage: null, finished_at: T(2), finished_reason: "completed", structured_output: null, error: null }) as unknown as MsgJSON;
+  c.merge({ messages: [a, stored("f1", "theirs"), stored("r1", "mine"), stored("f2", ""), d, stored("r3", "for d")], hasMore: false, isRunning: false, eventCursor: null });
+  s = c.snapshot(APP);
+  assert.deepEqual(s.messages.map((m) => m.id), ["a", "f1", "r1", "f2", "d", "r3"]);
+  assert.equal(s.error?.code, "run_lost");
+  assert.match(s.error!.message, /^a message was not stored/);
+});
