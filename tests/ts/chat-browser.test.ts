@@ -528,6 +528,9 @@ test("importing agentscope-message/react does not block first paint (the .wasm h
     const mine = site!.requests.map((r, i) => [r, requestedAt[i]!] as const).slice(requestsBefore);
     assert.deepEqual(mine.filter(([r]) => r === "POST /sessions/").length, 1);
     assert.ok(mine.every(([, at]) => at >= wasmSentAt), "every /api request came after the .wasm was sent");
+    // (the chat is ready at the reply's end, while the run still saves: a send then meets
+    // the service's 409, retried, which the browser logs as a failed load)
+    while ((await api(service!, "GET", `/sessions/${sessionId}/status?agent_id=${service!.agentId}`)).status !== "idle") await sleep(100);
     const shown = await sendAndSettle(page, sessionId, "after the wait");
     assert.deepEqual(comparable(shown.messages), comparable(await stored(service!, sessionId)));
     assert.deepEqual(texts(lastReply(shown.messages)), ["You said: after the wait"]);
