@@ -1376,8 +1376,12 @@ describe("live mode", () => {
   type LivePage = { page: Page; errors: string[]; sessionId: () => string };
 
   /** The live page (a new session: `?new`; or `?session=…` of `path`), once its chat is ready. */
-  async function openLive(path = "?new", viewport = { width: 1100, height: 900 }, ready = true): Promise<LivePage> {
-    const page = await browser.newPage({ viewport });
+  /** A live page, in a new browser context, or a new tab of `beside`'s (the same profile: its tabs share a session's stream). */
+  async function openLive(path = "?new", viewport = { width: 1100, height: 900 }, ready = true, beside?: Page): Promise<LivePage> {
+    const context = beside === undefined ? await browser.newContext({ viewport }) : beside.context();
+    const page = await context.newPage();
+    // (a context of its own ends with its first page, as browser.newPage()'s does)
+    if (beside === undefined) page.once("close", () => void context.close().catch(() => {}));
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
     page.on("console", (m) => {
@@ -1537,7 +1541,8 @@ describe("live mode", () => {
   test("live: a second tab on the same session sees the first tab's reply stream", async () => {
     const one = await openLive();
     const sid = one.sessionId();
-    const two = await openLive(`?session=${sid}`);
+    // (a tab of the same browser: the tab that sends tells the others, which join its stream)
+    const two = await openLive(`?session=${sid}`, undefined, true, one.page);
     await send(one.page, "long 1500");
     // tab 2 shows the reply while it streams (it never sent anything)
     await two.page.waitForFunction(
