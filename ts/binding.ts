@@ -278,13 +278,22 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
     publish();
     return sent;
   };
+  /** The .wasm's load for a new chat's first send (a `stop()` meanwhile waits for it, then for the session). */
+  let loading: Promise<void> | null = null;
   /** Loads the .wasm for a new chat's first send; a failed load shows (`init_failed`) as the send's other failures do. */
   const load = (): Promise<void> =>
-    init().then(undefined, (e: unknown) => {
+    (loading = init().then(undefined, (e: unknown) => {
       const error = typed(e);
       if (!closed) show({ ...FRESH, error });
       throw error;
-    });
+    }));
+  /** The chat to act on, or null: {@link target}, after a first send's load on its way (its session is made then). */
+  const settled = async (): Promise<Promise<Chat> | null> => {
+    const now = target();
+    if (now !== null || loading === null) return now;
+    await loading.catch(() => {});
+    return target();
+  };
   const userName = rest.userName ?? "user";
   return {
     view: () => view,
@@ -319,7 +328,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       return first(posted.msgs, (c) => c.post(posted.msgs.length === 1 ? posted.msgs[0]! : posted.msgs));
     },
     stop: async () => {
-      const waiting = target();
+      const waiting = await settled();
       if (waiting !== null) return (await waiting).stop();
     },
     confirm: async (toolCallId, confirmed, o) => {
@@ -333,7 +342,7 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       throw new MsgError("invalid_argument", "submitExternal: no tool call waits (the chat has no session yet)");
     },
     loadOlder: async () => {
-      const waiting = target();
+      const waiting = await settled();
       return waiting === null ? false : (await waiting).loadOlder();
     },
   };

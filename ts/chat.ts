@@ -103,7 +103,7 @@ export class Chat {
         watched: () => this.#core.watched(this.getSnapshot().status),
         mayLose: () => this.#core.mayLose(),
         stopWaits: () => this.#core.stopWaits(),
-        status: () => this.#transport.status(this.sessionId, { signal: this.#lifetime.signal }),
+        status: () => this.#gone(this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })),
         lost: (quietMs) => this.#do(() => this.#core.markLost(quietMs)),
         awaited: () => this.#awaited(),
         over: () => this.#runOver(),
@@ -116,7 +116,7 @@ export class Chat {
         moved: async () => {
           // the stored page moved on since the chat's (a new cursor, not seen at rest before):
           // the stream replays from the chat's cursor what ran meanwhile
-          const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
+          const page = await this.#gone(readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }));
           const moved = page.isRunning || (page.eventCursor !== this.#core.cursor && page.eventCursor !== this.#restCursor);
           this.#restCursor = page.eventCursor;
           return moved;
@@ -799,6 +799,14 @@ export class Chat {
     const listeners = [...this.#listeners];
     this.#listeners.clear();
     for (const listener of listeners) this.#call(listener);
+  }
+
+  /** `request`, whose 404 (the session deleted elsewhere, found by the watchdog's questions at rest) ends the chat as a reload's 404 does. */
+  #gone<T>(request: Promise<T>): Promise<T> {
+    return request.catch((e: unknown) => {
+      if (e instanceof MsgError && e.code === "http_error" && e.status === 404 && !this.#core.closed) this.#do(() => this.#core.deleted(e));
+      throw e;
+    });
   }
 
   /** Its session was deleted in this page (`SessionsClient.remove`): ends as on a 404 of it (see `Reloader.refresh`). */

@@ -80,7 +80,9 @@ function recorder(): ChatTransport & { calls: string[]; hold?: Promise<void>; fa
     async chat(id: string) {
       t.calls.push(`chat ${id}`);
     },
-    async interrupt() {},
+    async interrupt(id: string) {
+      t.calls.push(`interrupt ${id}`);
+    },
     async status() {
       return "idle" as const;
     },
@@ -459,6 +461,18 @@ test("bindChat with no sessionId: ready at once with no request; stop, loadOlder
   // later actions go to that chat
   await handle.stop();
   assert.equal(t.calls.filter((c) => c === "createSession").length, 1);
+  handle.close();
+});
+
+test("bindChat with no sessionId: stop() in the same moment as the first send waits for the session its send makes, and stops that reply (the interrupt goes out)", async () => {
+  const t = recorder();
+  const handle = bindChat({ transport: t }, () => {});
+  const sent = handle.send("hello");
+  const stopped = handle.stop(); // (the .wasm still loading, no session yet)
+  await sent;
+  await stopped;
+  for (let i = 0; i < 100 && !t.calls.includes("interrupt new-1"); i++) await sleep(10);
+  assert.deepEqual(t.calls.filter((c) => c === "createSession" || c.startsWith("chat ") || c.startsWith("interrupt ")), ["createSession", "chat new-1", "interrupt new-1"]);
   handle.close();
 });
 

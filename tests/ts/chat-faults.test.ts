@@ -164,10 +164,13 @@ const record = (name: string, mode: string) => ({
  */
 function fakeService() {
   const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
-  const state = { messages: [] as Json[], name: "n", mode: "default", listDown: false, statusAsked: 0 };
+  const state = { messages: [] as Json[], name: "n", mode: "default", listDown: false, statusAsked: 0, deleted: false, posts: 0 };
   const f = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
     const key = `${init?.method ?? "GET"} ${url.pathname}`;
+    if (key === "POST /chat/") state.posts += 1;
+    // deleted elsewhere: its routes answer 404 (POST /chat/ still 200, as 2.0.11's does)
+    if (state.deleted && key.includes(`/sessions/${SID}`)) return json({ detail: `Session '${SID}' not found.` }, 404);
     switch (key) {
       case "GET /sessions/":
         if (state.listDown) return json({ detail: "down" }, 503);
@@ -238,5 +241,23 @@ test("rename / setPermissionMode applied (PATCH 200) while the session list then
   assert.equal(snap().session?.session.state.permission_context.mode, "explore");
   assert.equal(state.name, "New title");
   assert.ok(errors.length >= 2 && errors.every((e) => e instanceof MsgError && e.status === 503), String(errors));
+  chat.close();
+});
+
+test("a session deleted elsewhere while the chat is at rest with no stream (idleStreamMs): the status asked at rest answers 404, and the chat ends as on a reload's 404; a send is refused, nothing posted", async () => {
+  const { state, transport } = fakeService();
+  const chat = await Chat.open(transport, { sessionId: SID, idleStreamMs: 100, statusPollMs: 200, onError: () => {} });
+  opened.push(chat);
+  await chat.send("hi");
+  await until(() => chat.status === "ready" && chat.getSnapshot().connection === "idle", `at rest with no stream (${chat.status}, ${chat.getSnapshot().connection})`, 5_000);
+  state.deleted = true;
+  await until(() => chat.status === "error", `the deletion seen (${chat.status})`, 5_000);
+  const snap = chat.getSnapshot();
+  assert.equal(snap.error?.code, "http_error");
+  assert.equal(snap.error?.status, 404);
+  assert.equal(snap.connection, "lost");
+  const posts = state.posts;
+  await assert.rejects(chat.send("into the void"), (e: MsgError) => e instanceof MsgError && e.code === "http_error" && e.status === 404);
+  assert.equal(state.posts, posts, "nothing posted");
   chat.close();
 });
