@@ -36,6 +36,12 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
         raise TypeError(f"{role.capitalize()}Msg() got an unexpected keyword argument {unknown[0]!r}")
     if not isinstance(name, str):
         raise TypeError(f"{role.capitalize()}Msg() name must be a str, not {type(name).__name__}")
+    if _too_deep(content) or _too_deep(options):
+        # (json.dumps refuses it with RecursionError up to CPython 3.12, and writes it on
+        # 3.13: refused here the same on every version, past the library's depth)
+        error = MsgError("not JSON: nested deeper than 128 levels")
+        error.code = "invalid_argument"
+        raise error
     key = _non_str_key(content) or _non_str_key(options)
     if key:
         # json.dumps would write the key 1 as "1" (and keep one of 1 and "1")
@@ -58,6 +64,18 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
             error.code = "invalid_argument"
             raise error from None
     return Msg._create(role, name, content_json, options_json)
+
+
+def _too_deep(value: Any, depth: int = 0) -> bool:
+    """Whether `value` nests dicts, lists and tuples deeper than the library reads (128
+    levels, serde_json's own limit)."""
+    if depth > 128:
+        return True
+    if isinstance(value, dict):
+        return any(_too_deep(item, depth + 1) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_too_deep(item, depth + 1) for item in value)
+    return False
 
 
 def _non_str_key(value: Any, depth: int = 0) -> tuple[Any, ...]:
