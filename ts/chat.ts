@@ -299,10 +299,14 @@ export class Chat {
     else this.#steer();
   }
 
-  /** Whether the session's stream is wanted now (always, with `idleStreamMs` Infinity). */
+  /**
+   * Whether the session's stream is wanted now (always, with `idleStreamMs` Infinity; and
+   * while a team worker's call waits: its answer's `subagent_user_confirm_result` comes
+   * live only, never in the replay log a later connect reads).
+   */
   #wanted(): boolean {
     if (this.#core.closed || this.#core.fatal) return false;
-    return this.#core.options.idleStreamMs === Infinity || this.#core.streamWanted(this.getSnapshot().status);
+    return this.#core.options.idleStreamMs === Infinity || this.#app.workerCalls().length > 0 || this.#core.streamWanted(this.getSnapshot().status);
   }
 
   /**
