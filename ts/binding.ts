@@ -245,11 +245,13 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
   // a new chat's session: made by the first send, shared by the sends racing it
   let creating: Promise<Chat> | null = null;
   let created: string | null = null;
+  // (a close while the session is made aborts its request)
+  const making = new AbortController();
   const create = (how: ChatTransport, msgs: readonly MsgJSON[]): Promise<Chat> => {
     show({ ...FRESH, status: "submitted", connection: "connecting", messages: Object.freeze([...msgs]) });
     const made = (async () => {
       if (created === null) {
-        created = await how.createSession();
+        created = await how.createSession({ signal: making.signal });
         // the page's lists hear of it now (its record, once the chat shows it, is no news)
         if (key !== null) sessionsChanged(key);
         record = null;
@@ -303,6 +305,9 @@ export function bindChat(options: ChatBindingOptions, onChange: (view: ChatView)
       cancel();
       unsubscribe();
       chat?.close();
+      making.abort(closedError());
+      // (read by `view()` from now on; nothing is told: the binding let go of this handle)
+      view = Object.freeze({ ...CLOSED, sessionId: view.sessionId });
       reject(closedError());
     },
     send: async (input) => {

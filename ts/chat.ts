@@ -139,8 +139,9 @@ export class Chat {
   /**
    * Opens a chat: loads the .wasm if needed (`init()`), creates a session (or takes
    * `options.sessionId`), loads its latest stored history and opens its event stream.
-   * Resolves once the history is loaded (the stream connects in the background: status
-   * `connecting`, then `ready`). Rejects with `MsgError` (`http_error` with `status` 404
+   * Resolves once the history is loaded, status `ready` (the stream connects in the
+   * background: connection `connecting`, then `open`; a session at rest holds none in a
+   * page: `idle`, see `idleStreamMs`). Rejects with `MsgError` (`http_error` with `status` 404
    * for an unknown session, or for an answer that is not the JSON it should be;
    * `service_unavailable`; `invalid_argument`, before any request, for a `sessionId` that
    * is not one path segment: empty, `.`, `..`, or with a lone surrogate).

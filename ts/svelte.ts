@@ -114,6 +114,8 @@ export function createChat(options: CreateChatOptions): ChatStore {
   const close = (): void => {
     stopFollowing();
     handle?.close();
+    // (the store's readers see it closed)
+    if (handle !== undefined) view.set(handle.view());
   };
   whenDestroyed(close);
   return {

@@ -4,10 +4,17 @@
 // session's Web Lock (`navigator.locks`); the one holding it is the only one connected,
 // and relays each whole SSE frame it reads on a `BroadcastChannel`, which every chat of
 // the session hears and takes in as its own stream's bytes (the `Session` drops what it
-// had by event id). When the holder closes, comes to rest or its tab goes, the lock
-// passes to the next chat waiting, which connects from its own cursor. A chat that posts
-// an input tells the others (they wake, see `idleStreamMs`). Used by chat.ts (the shell);
-// the core never sees it: to it, relayed frames are stream bytes.
+// had by event id). A chat that starts waiting for the lock mid-reply asks the holder to
+// catch it up: the holder keeps the frames it relayed since its connection opened (the
+// last `CATCH_UP_BYTES` of them) and sends them to that chat alone, which takes them in
+// as a replay before the frames relayed meanwhile (held back until then, or for
+// `CATCH_UP_WAIT_MS` if no holder answers). When the holder closes, comes to rest or its
+// tab goes, the lock passes to the next chat waiting, which connects from its own cursor.
+// A chat that posts an input tells the others (they wake, see `idleStreamMs`). Used by
+// chat.ts (the shell); the core never sees it: to it, relayed frames are stream bytes.
+//
+// The channel is the origin's: a script of the same origin can post on it (as it can call
+// the service or change the page); what comes on it is taken as the holder's.
 
 /** What goes over the channel. */
 type Relayed =
@@ -16,7 +23,16 @@ type Relayed =
   /** The holder's connection opened: what follows replays from its cursor. */
   | { readonly t: "open" }
   /** A chat posted an input: the session is about to run. */
-  | { readonly t: "wake" };
+  | { readonly t: "wake" }
+  /** A chat started waiting for the lock: the holder catches it up. */
+  | { readonly t: "hello"; readonly from: string }
+  /** The holder's frames since its connection opened, for the chat `to` alone. */
+  | { readonly t: "catchup"; readonly to: string; readonly data: Uint8Array };
+
+/** The most bytes of relayed frames a holder keeps for the chats that come late (the latest). */
+export const CATCH_UP_BYTES = 8 * 1024 * 1024;
+/** How long a chat that asked to be caught up holds back relayed frames when no holder answers, in ms. */
+export const CATCH_UP_WAIT_MS = 1000;
 
 /** What {@link TabStream} tells its chat. */
 export interface TabStreamHost {
@@ -54,6 +70,13 @@ export class TabStream {
   #wait: AbortController | undefined;
   /** the bytes read after the last whole frame (relayed once their frame is whole) */
   #rest: Uint8Array = new Uint8Array();
+  /** (holding) the frames relayed since the connection opened, the latest CATCH_UP_BYTES */
+  #log: Uint8Array[] = [];
+  #logBytes = 0;
+  /** this chat's name in hello / catchup */
+  readonly #me = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  /** (waiting, asked to be caught up) the frames relayed meanwhile, held back, and the wait's end */
+  #held: { frames: Uint8Array[]; timer: ReturnType<typeof setTimeout> } | undefined;
   #closed = false;
 
   /** `key`: the session's stream across tabs (`ChatTransport.streamKey`). */
@@ -67,11 +90,26 @@ export class TabStream {
       if (this.#closed || typeof m !== "object" || m === null) return;
       if (m.t === "frames" && m.data instanceof Uint8Array) {
         // (a chat holding the stream reads it itself: what a former holder still relays is old)
-        if (this.#state !== "holding") this.#host.frames(m.data);
+        if (this.#state === "holding") return;
+        if (this.#held !== undefined) this.#held.frames.push(m.data);
+        else this.#host.frames(m.data);
       } else if (m.t === "open") {
-        if (this.#state !== "holding") this.#host.opened();
+        if (this.#state === "holding") return;
+        // (a new connection replays from the holder's cursor: no catch-up needed; what the
+        // former holder relayed, held back, came before it)
+        this.#release(true);
+        this.#host.opened();
       } else if (m.t === "wake") {
         this.#host.woken();
+      } else if (m.t === "hello" && typeof m.from === "string") {
+        if (this.#state === "holding" && this.#log.length > 0) this.#post({ t: "catchup", to: m.from, data: concat(this.#log) });
+      } else if (m.t === "catchup" && m.to === this.#me && m.data instanceof Uint8Array) {
+        if (this.#held === undefined || this.#state === "holding") return;
+        const held = this.#held;
+        this.#release(false);
+        this.#host.opened();
+        this.#host.frames(m.data);
+        for (const f of held.frames) this.#host.frames(f);
       }
     };
   }
@@ -98,15 +136,23 @@ export class TabStream {
     const wait = new AbortController();
     this.#wait = wait;
     this.#state = "waiting";
+    // a holder's frames since it connected come first: what it relays meanwhile waits for them
+    this.#held = { frames: [], timer: setTimeout(() => this.#release(true), CATCH_UP_WAIT_MS) };
+    this.#post({ t: "hello", from: this.#me });
     l.request(this.#lock, { signal: wait.signal }, async () => {
       this.#wait = undefined;
+      this.#release(true);
       if (this.#closed || !wanted()) return;
       this.#state = "holding";
       this.#rest = new Uint8Array();
+      this.#log = [];
+      this.#logBytes = 0;
       try {
         await stream();
       } finally {
         this.#rest = new Uint8Array();
+        this.#log = [];
+        this.#logBytes = 0;
       }
     }).then(
       () => {
@@ -115,6 +161,15 @@ export class TabStream {
       },
       () => this.#none(wait), // (aborted: the wait was given up)
     );
+  }
+
+  /** Ends the hold on relayed frames (`flush`: what was held back goes to the chat now). */
+  #release(flush: boolean): void {
+    const held = this.#held;
+    if (held === undefined) return;
+    this.#held = undefined;
+    clearTimeout(held.timer);
+    if (flush && !this.#closed) for (const f of held.frames) this.#host.frames(f);
   }
 
   #none(wait: AbortController): void {
@@ -127,6 +182,7 @@ export class TabStream {
   /** Stops waiting for the lock (the chat came to rest before it came). */
   unwait(): void {
     if (this.#state !== "waiting") return;
+    this.#release(true);
     this.#wait?.abort();
     this.#wait = undefined;
     this.#state = "none";
@@ -135,6 +191,8 @@ export class TabStream {
   /** The held connection opened: the others are told (what follows replays from its cursor). */
   opened(): void {
     this.#rest = new Uint8Array();
+    this.#log = [];
+    this.#logBytes = 0;
     this.#post({ t: "open" });
   }
 
@@ -148,7 +206,12 @@ export class TabStream {
     }
     const end = lastFrameEnd(bytes);
     this.#rest = bytes.slice(end);
-    if (end > 0) this.#post({ t: "frames", data: bytes.slice(0, end) });
+    if (end === 0) return;
+    const frames = bytes.slice(0, end);
+    this.#log.push(frames);
+    this.#logBytes += frames.length;
+    while (this.#logBytes > CATCH_UP_BYTES && this.#log.length > 1) this.#logBytes -= this.#log.shift()!.length;
+    this.#post({ t: "frames", data: frames });
   }
 
   /** This chat posted an input: the others wake. */
@@ -167,10 +230,22 @@ export class TabStream {
 
   /** The chat closed: it stops listening and waiting (a held lock goes when its stream's loop ends). */
   close(): void {
+    this.#release(false);
     this.#closed = true;
     this.unwait();
+    this.#log = [];
     this.#channel.close();
   }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
 }
 
 /**

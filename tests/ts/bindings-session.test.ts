@@ -40,8 +40,8 @@ async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> 
 }
 
 /**
- * A ChatTransport that records its calls in `calls` (`createSession`, `history s1`,
- * `stream s1`, `chat s1`, `abort s1`): new sessions are `new-1`, `new-2`, …; a create
+ * A ChatTransport that records its calls in `calls` (`createSession`, `abort create`,
+ * `history s1`, `stream s1`, `chat s1`, `abort s1`): new sessions are `new-1`, `new-2`, …; a create
  * waits for `holdCreate` and fails with `failCreate` (when set); a history waits for
  * `hold` (when set) and fails with `failHistory` (when set); a stream stays open until aborted.
  */
@@ -53,9 +53,16 @@ function recorder(): ChatTransport & { calls: string[]; hold?: Promise<void>; fa
     failHistory: undefined as MsgError | undefined,
     holdCreate: undefined as Promise<void> | undefined,
     failCreate: undefined as MsgError | undefined,
-    async createSession() {
+    async createSession(o: { signal?: AbortSignal } = {}) {
       t.calls.push("createSession");
-      await t.holdCreate;
+      // (an abort while the create is pending is logged: `abort create`)
+      const aborted = (): void => void t.calls.push("abort create");
+      o.signal?.addEventListener("abort", aborted, { once: true });
+      try {
+        await t.holdCreate;
+      } finally {
+        o.signal?.removeEventListener("abort", aborted);
+      }
       if (t.failCreate) throw t.failCreate;
       return `new-${++made}`;
     },
@@ -291,8 +298,10 @@ test("svelte createChat: a store of ids given the created session's id keeps the
   await chat.send("hi");
   assert.equal(view.sessionId, "new-2");
   assert.deepEqual(t.calls, [...ONE_CHAT, ...NEXT_CHAT]);
-  stop();
+  // closed outside a component: the store's readers see it closed
   chat.close();
+  assert.deepEqual([view.status, view.connection, view.sessionId, view.chat], ["closed", "closed", "new-2", null]);
+  stop();
 });
 
 test("react useChat: the created session's id passed back as sessionId keeps the chat; a later change opens a new one", async () => {
@@ -537,11 +546,17 @@ test("bindChat with no sessionId: closed before its first send, or while the ses
   const other = bindChat({ transport: t }, (v) => views.push(v));
   const sending = other.send("hello");
   await until("the create asked", () => t.calls.length > 0);
+  assert.equal(other.view().status, "submitted");
   other.close();
+  // the create's request is aborted at the close, and the handle reads closed
+  assert.deepEqual(t.calls, ["createSession", "abort create"]);
+  assert.equal(other.view().status, "closed");
+  assert.equal(other.view().connection, "closed");
   release();
   await assert.rejects(sending, (e: MsgError) => e.code === "closed");
   await sleep(20);
-  assert.deepEqual(t.calls, ["createSession"], "no open, no POST after the close");
+  assert.deepEqual(t.calls, ["createSession", "abort create"], "no open, no POST after the close");
+  assert.equal(other.view().status, "closed");
 });
 
 /** A fetch answering as an AgentScope service with no session at first: `requests` logs `METHOD path`; a stream stays open until aborted. */

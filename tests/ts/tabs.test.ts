@@ -60,7 +60,7 @@ window.view = () => {
 </script>`;
 
 before(async () => {
-  const started = startService({ AGENTSCOPE_SERVICE_SLOW_MS: "250" });
+  const started = startService({ AGENTSCOPE_SERVICE_SLOW_MS: "400" });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/tab.html") {
@@ -138,13 +138,23 @@ interface View {
 
 const view = (page: Page): Promise<View | null> => page.evaluate(() => (window as unknown as { view?: () => View | null }).view?.() ?? null);
 
-/** Opens `tab` on `sessionId` in `context`; resolves once its chat is open (status ready). */
-async function openTab(context: BrowserContext, sessionId: string, tab: number): Promise<Page> {
+/** Opens `tab` on `sessionId` in `context`; resolves once its chat is open (status ready; `anyStatus`: in any status). */
+async function openTab(context: BrowserContext, sessionId: string, tab: number, anyStatus = false): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${site!.base}/tab.html?session=${sessionId}&tab=${tab}`, { timeout: WAIT });
-  await page.waitForFunction(() => (window as unknown as { view?: () => { status: string } | null }).view?.()?.status === "ready", undefined, { timeout: WAIT, polling: 100 });
+  await page.waitForFunction((any) => {
+    const v = (window as unknown as { view?: () => { status: string } | null }).view?.();
+    return any ? v !== null && v !== undefined : v?.status === "ready";
+  }, anyStatus, { timeout: WAIT, polling: 100 });
   return page;
 }
+
+/** The text of the assistant's messages `v` shows. */
+const replyText = (v: View | null): string =>
+  (v?.messages ?? [])
+    .filter((m) => m.role === "assistant")
+    .map((m) => JSON.stringify(m.content))
+    .join("");
 
 /** Waits until `page` is at rest and shows what the service stored for `sessionId`; returns what it showed last. */
 async function untilEqual(page: Page, sessionId: string, what: string, minMessages: number): Promise<Json[]> {
@@ -260,6 +270,40 @@ test("the tab holding the stream closes mid-reply: another takes it over, every 
     const heldFrom = log.findIndex((l) => l.includes(` open ${holder}#`));
     assert.ok(log.some((l) => l.includes(` close ${holder}#`)), `the holder's stream closed: ${log.join("; ")}`);
     assert.ok(heldFrom >= 0 && log.slice(heldFrom).some((l) => / open (\d+)#/.exec(l)?.[1] !== undefined && !l.includes(` open ${holder}#`)), `another tab took the stream over: ${log.join("; ")}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a tab opened mid-reply shows the reply from its start at once (the holder catches it up), then equal to the store", TEST, async () => {
+  const context = await browser!.newContext();
+  try {
+    const sessionId = await newSession(service!);
+    const first = await openTab(context, sessionId, 1);
+    await send(first, "slow catch up");
+    const deadline = Date.now() + WAIT;
+    while (!replyText(await view(first)).includes("s1 ")) {
+      assert.ok(Date.now() < deadline, "the reply streams in tab 1");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const late = await openTab(context, sessionId, 2, true);
+    // the first view of tab 2 that shows the reply: from its first delta on, whole, mid-reply
+    let shown: View | null = null;
+    for (;;) {
+      shown = await view(late);
+      if (replyText(shown) !== "") break;
+      assert.ok(Date.now() < deadline, "tab 2 shows the reply");
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const text = replyText(shown);
+    assert.ok(!text.includes("s19 "), `tab 2 saw the reply before it ended (else this test shows nothing): ${text}`);
+    assert.ok(text.includes("s0 s1 "), `tab 2 shows the reply from its start: ${text}`);
+    assert.deepEqual(shown!.partial, [], "nothing of the reply is missing in tab 2");
+    const want = await untilEqual(first, sessionId, "tab 1", 2);
+    assert.ok(JSON.stringify(want).includes("s19"), "the whole reply is stored");
+    await untilEqual(late, sessionId, "tab 2", 2);
+    assert.ok((peak.get(sessionId) ?? 0) <= 1, `at most one event stream of the session at once (${peak.get(sessionId)}): ${streamLog.get(sessionId)?.join("; ")}`);
+    for (const page of [first, late]) assert.deepEqual(await page.evaluate(() => (window as unknown as { problems: string[] }).problems), []);
   } finally {
     await context.close();
   }
