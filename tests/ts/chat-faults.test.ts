@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { AgentScopeTransport, Chat, type ChatOptions } from "../../pkg/dist/chat.js";
 import { MsgError, type MsgJSON } from "../../pkg/dist/index.js";
-import { nullRecordingVolatiles, thaw, type Json } from "./helpers.ts";
+import { nullRecordingVolatiles, sessionRecord, thaw, type Json } from "./helpers.ts";
 import { api, startProxy, startService, until, type Proxy, type Service } from "./service.ts";
 
 let service: Service;
@@ -145,17 +145,7 @@ test("more than a page posted by the chat itself (250 messages): no run_lost for
 
 const SID = "s1";
 const T = "2026-01-01T00:00:00.000001";
-const record = (name: string, mode: string) => ({
-  id: SID,
-  created_at: T,
-  updated_at: T,
-  user_id: "u",
-  agent_id: "a",
-  origin: { type: "user" },
-  team_id: null,
-  config: { workspace_id: "w", name, naming: { auto: false }, cwd: null, chat_model_config: null, fallback_chat_model_config: null, tts_model_config: null, realtime_model_config: null, knowledge_config: null },
-  state: { tasks_context: { tasks: [] }, permission_context: { mode, working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} } },
-});
+const record = (name: string, mode: string) => sessionRecord(SID, name, { mode });
 
 /**
  * A fake service: `POST /chat/` stores the message and a reply at once (and says so on no

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AgentScopeTransport, Chat, MsgError, SessionsClient, type ChatTransport } from "../../pkg/dist/chat.js";
+import { sessionRecord } from "./helpers.ts";
 
 const LONE = "caf\ud800"; // a high surrogate without its low half
 const SID = "s1";
@@ -15,17 +16,7 @@ type Call = { method: string; path: string; body?: string };
 /** A session view as `GET /sessions/` lists it. */
 function view(id = SID): unknown {
   return {
-    session: {
-      id,
-      created_at: T,
-      updated_at: T,
-      user_id: "u",
-      agent_id: "a",
-      origin: { type: "user" },
-      team_id: null,
-      config: { workspace_id: "w", name: "n", naming: { auto: true }, cwd: null, chat_model_config: null, fallback_chat_model_config: null, tts_model_config: null, realtime_model_config: null, knowledge_config: null },
-      state: { tasks_context: { tasks: [] }, permission_context: { mode: "default", working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} } },
-    },
+    session: sessionRecord(id, "n", { auto: true }),
     status: "awaiting_external_result",
     is_running: false,
     team: null,

@@ -138,3 +138,23 @@ export async function listenLoopback(server: import("node:http").Server): Promis
     },
   };
 }
+
+/**
+ * A session record as agentscope 2.0.11 answers it (`GET /sessions/{id}`, each entry's
+ * `session` in `GET /sessions/`), for fake services: `name`, `naming.auto` and the
+ * permission `mode` as given, every other field fixed.
+ */
+export function sessionRecord(id: string, name: string, o: { auto?: boolean; mode?: string } = {}): Json {
+  const t = "2026-01-01T00:00:00.000001";
+  return {
+    id,
+    created_at: t,
+    updated_at: t,
+    user_id: "u",
+    agent_id: "a",
+    origin: { type: "user" },
+    team_id: null,
+    config: { workspace_id: "w", name, naming: { auto: o.auto ?? false }, cwd: null, chat_model_config: null, fallback_chat_model_config: null, tts_model_config: null, realtime_model_config: null, knowledge_config: null },
+    state: { tasks_context: { tasks: [] }, permission_context: { mode: o.mode ?? "default", working_directories: {}, allow_rules: {}, deny_rules: {}, ask_rules: {} } },
+  };
+}
