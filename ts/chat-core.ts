@@ -416,6 +416,19 @@ export class ChatCore extends ChatState {
     this.changed();
   }
 
+  /**
+   * Another tab's chat of the session stopped its run (its interrupt was answered): the
+   * turns posted here are marked stopped (dropped quietly if never stored, as after this
+   * chat's own `stop()`), status `stopping` until the run is found over.
+   */
+  stoppedElsewhere(): void {
+    for (const posted of this.posted.values()) posted.stopped = true;
+    this.stopping = true;
+    this.interrupted = true;
+    this.stopAnswer = false;
+    this.changed();
+  }
+
   /** The stop is over without (or after) an interrupt: nothing is stopping. */
   stopOver(): void {
     this.stopping = false;

@@ -293,6 +293,13 @@ export class Chat {
           this.#watchdog.woken();
           this.#do(() => this.#core.runSeen());
         },
+        stopped: () => {
+          // (another tab stopped the run: a turn posted here that it dropped goes quietly)
+          const status = this.status;
+          if (this.#core.closed || (status !== "streaming" && status !== "submitted")) return;
+          this.#do(() => this.#core.stoppedElsewhere());
+          this.#watchdog.askNow();
+        },
       });
     }
     this.#started = true;
@@ -724,6 +731,7 @@ export class Chat {
         return;
       }
       await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
+      this.#tabs?.stop();
       // (a reply parked on a call may keep waiting: agentscope 2.0.11 ends it or leaves it
       // parked, by timing. The stream alone cannot tell (its end may be lost): the stop
       // lasts until the service's status and the page at rest show which)

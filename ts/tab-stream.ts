@@ -5,12 +5,14 @@
 // and relays each whole SSE frame it reads on a `BroadcastChannel`, which every chat of
 // the session hears and takes in as its own stream's bytes (the `Session` drops what it
 // had by event id). A chat that starts waiting for the lock mid-reply asks the holder to
-// catch it up: the holder keeps the frames it relayed since its connection opened (the
-// last `CATCH_UP_BYTES` of them) and sends them to that chat alone, which takes them in
-// as a replay before the frames relayed meanwhile (held back until then, or for
+// catch it up: every chat keeps the frames it took in, relayed to it or read and relayed
+// by it (the last `CATCH_UP_BYTES` of them: a holder that took over has what the former
+// holder relayed, which its own connection's replay may lack), and the holder sends them
+// to that chat alone, which takes them in as a replay before the frames relayed meanwhile (held back until then, or for
 // `CATCH_UP_WAIT_MS` if no holder answers). When the holder closes, comes to rest or its
 // tab goes, the lock passes to the next chat waiting, which connects from its own cursor.
-// A chat that posts an input tells the others (they wake, see `idleStreamMs`). Used by
+// A chat that posts an input tells the others (they wake, see `idleStreamMs`), and one
+// whose interrupt was answered tells them the run is being stopped. Used by
 // chat.ts (the shell); the core never sees it: to it, relayed frames are stream bytes.
 //
 // The channel is the origin's: a script of the same origin can post on it (as it can call
@@ -24,6 +26,8 @@ type Relayed =
   | { readonly t: "open" }
   /** A chat posted an input: the session is about to run. */
   | { readonly t: "wake" }
+  /** A chat's interrupt was answered: the session's run is being stopped. */
+  | { readonly t: "stop" }
   /** A chat started waiting for the lock: the holder catches it up. */
   | { readonly t: "hello"; readonly from: string }
   /** The holder's frames since its connection opened, for the chat `to` alone. */
@@ -42,6 +46,8 @@ export interface TabStreamHost {
   opened(): void;
   /** Another chat posted an input. */
   woken(): void;
+  /** Another chat stopped the session's run (its interrupt was answered). */
+  stopped(): void;
 }
 
 interface Locks {
@@ -70,7 +76,7 @@ export class TabStream {
   #wait: AbortController | undefined;
   /** the bytes read after the last whole frame (relayed once their frame is whole) */
   #rest: Uint8Array = new Uint8Array();
-  /** (holding) the frames relayed since the connection opened, the latest CATCH_UP_BYTES */
+  /** the frames this chat took in (relayed to it, or relayed by it), the latest CATCH_UP_BYTES */
   #log: Uint8Array[] = [];
   #logBytes = 0;
   /** this chat's name in hello / catchup */
@@ -92,7 +98,7 @@ export class TabStream {
         // (a chat holding the stream reads it itself: what a former holder still relays is old)
         if (this.#state === "holding") return;
         if (this.#held !== undefined) this.#held.frames.push(m.data);
-        else this.#host.frames(m.data);
+        else this.#take(m.data);
       } else if (m.t === "open") {
         if (this.#state === "holding") return;
         // (a new connection replays from the holder's cursor: no catch-up needed; what the
@@ -101,6 +107,8 @@ export class TabStream {
         this.#host.opened();
       } else if (m.t === "wake") {
         this.#host.woken();
+      } else if (m.t === "stop") {
+        this.#host.stopped();
       } else if (m.t === "hello" && typeof m.from === "string") {
         if (this.#state === "holding" && this.#log.length > 0) this.#post({ t: "catchup", to: m.from, data: concat(this.#log) });
       } else if (m.t === "catchup" && m.to === this.#me && m.data instanceof Uint8Array) {
@@ -108,8 +116,8 @@ export class TabStream {
         const held = this.#held;
         this.#release(false);
         this.#host.opened();
-        this.#host.frames(m.data);
-        for (const f of held.frames) this.#host.frames(f);
+        this.#take(m.data);
+        for (const f of held.frames) this.#take(f);
       }
     };
   }
@@ -145,14 +153,10 @@ export class TabStream {
       if (this.#closed || !wanted()) return;
       this.#state = "holding";
       this.#rest = new Uint8Array();
-      this.#log = [];
-      this.#logBytes = 0;
       try {
         await stream();
       } finally {
         this.#rest = new Uint8Array();
-        this.#log = [];
-        this.#logBytes = 0;
       }
     }).then(
       () => {
@@ -163,13 +167,26 @@ export class TabStream {
     );
   }
 
+  /** Frames this chat took in (relayed, or read and relayed as the holder): kept for a late chat's catch-up. */
+  #keep(frames: Uint8Array): void {
+    this.#log.push(frames);
+    this.#logBytes += frames.length;
+    while (this.#logBytes > CATCH_UP_BYTES && this.#log.length > 1) this.#logBytes -= this.#log.shift()!.length;
+  }
+
+  /** Frames relayed to this chat: taken in (and kept). */
+  #take(frames: Uint8Array): void {
+    this.#keep(frames);
+    this.#host.frames(frames);
+  }
+
   /** Ends the hold on relayed frames (`flush`: what was held back goes to the chat now). */
   #release(flush: boolean): void {
     const held = this.#held;
     if (held === undefined) return;
     this.#held = undefined;
     clearTimeout(held.timer);
-    if (flush && !this.#closed) for (const f of held.frames) this.#host.frames(f);
+    if (flush && !this.#closed) for (const f of held.frames) this.#take(f);
   }
 
   #none(wait: AbortController): void {
@@ -191,8 +208,6 @@ export class TabStream {
   /** The held connection opened: the others are told (what follows replays from its cursor). */
   opened(): void {
     this.#rest = new Uint8Array();
-    this.#log = [];
-    this.#logBytes = 0;
     this.#post({ t: "open" });
   }
 
@@ -208,15 +223,18 @@ export class TabStream {
     this.#rest = bytes.slice(end);
     if (end === 0) return;
     const frames = bytes.slice(0, end);
-    this.#log.push(frames);
-    this.#logBytes += frames.length;
-    while (this.#logBytes > CATCH_UP_BYTES && this.#log.length > 1) this.#logBytes -= this.#log.shift()!.length;
+    this.#keep(frames);
     this.#post({ t: "frames", data: frames });
   }
 
   /** This chat posted an input: the others wake. */
   wake(): void {
     this.#post({ t: "wake" });
+  }
+
+  /** This chat's interrupt was answered: the others take their turns as stopped. */
+  stop(): void {
+    this.#post({ t: "stop" });
   }
 
   #post(m: Relayed): void {

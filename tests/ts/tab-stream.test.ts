@@ -49,7 +49,7 @@ const tick = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** What a chat's TabStream told it, in order. */
 function recorder(): TabStreamHost & { log: string[] } {
   const log: string[] = [];
-  return { log, frames: (d) => log.push(`frames ${text(d)}`), opened: () => log.push("opened"), woken: () => log.push("woken") };
+  return { log, frames: (d) => log.push(`frames ${text(d)}`), opened: () => log.push("opened"), woken: () => log.push("woken"), stopped: () => log.push("stopped") };
 }
 
 /** A chat holding `key`'s stream until `release()` (its connection opened at once). */
@@ -166,4 +166,46 @@ test("a chat that stops waiting before the catch-up takes in what was held back;
   raw.close();
   ta.close();
   release();
+});
+
+test("a chat that took the stream over catches a late chat up with what the former holder relayed to it too", async () => {
+  const key = "survivor";
+  const first = await holder(key);
+  first.tabs.relay(bytes("id: 1\ndata: start\n\n"));
+  const survivor = new TabStream(key, recorder());
+  let takeOver!: () => void;
+  const taken = new Promise<void>((r) => (takeOver = r));
+  survivor.lead(() => taken, () => true, () => {});
+  await tick();
+  first.tabs.relay(bytes("id: 2\ndata: d1\n\n"));
+  await tick();
+  // the holder goes: the survivor holds, its connection replays only the service's log's tail
+  first.release();
+  first.tabs.close();
+  await tick();
+  assert.equal(survivor.holding, true);
+  survivor.opened();
+  survivor.relay(bytes("id: 2\ndata: d1\n\nid: 3\ndata: d2\n\n"));
+  const late = recorder();
+  const t3 = new TabStream(key, late);
+  t3.lead(async () => {}, () => true, () => {});
+  await tick();
+  assert.deepEqual(late.log, ["opened", "frames id: 1\ndata: start\n\nid: 2\ndata: d1\n\nid: 2\ndata: d1\n\nid: 3\ndata: d2\n\n"]);
+  takeOver();
+  survivor.close();
+  t3.close();
+});
+
+test("a chat whose interrupt was answered tells the others: stop", async () => {
+  const a = recorder();
+  const b = recorder();
+  const ta = new TabStream("stop", a);
+  const tb = new TabStream("stop", b);
+  ta.stop();
+  tb.wake();
+  await tick();
+  assert.deepEqual(a.log, ["woken"]);
+  assert.deepEqual(b.log, ["stopped"]);
+  ta.close();
+  tb.close();
 });

@@ -53,6 +53,14 @@ try {
 } catch (e) {
   window.openError = String(e?.message ?? e);
 }
+// what the chat showed since it opened: its first assistant message, and how many snapshots had a partial reply
+window.seen = { first: null, partial: 0 };
+window.chat?.subscribe(() => {
+  const s = window.chat.getSnapshot();
+  if (s.partial.length > 0) window.seen.partial += 1;
+  const reply = s.messages.find((m) => m.role === "assistant");
+  if (window.seen.first === null && reply !== undefined) window.seen.first = JSON.stringify(reply.content);
+});
 window.view = () => {
   const s = window.chat?.getSnapshot();
   return s === undefined ? null : { status: s.status, connection: s.connection, messages: s.messages, partial: s.partial, error: s.error?.message ?? null };
@@ -60,7 +68,7 @@ window.view = () => {
 </script>`;
 
 before(async () => {
-  const started = startService({ AGENTSCOPE_SERVICE_SLOW_MS: "400" });
+  const started = startService({ AGENTSCOPE_SERVICE_SLOW_MS: "400", AGENTSCOPE_SERVICE_DELAY_MS: "5" });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/tab.html") {
@@ -178,6 +186,18 @@ async function untilEqual(page: Page, sessionId: string, what: string, minMessag
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** Waits until `page` shows an assistant text with `needle`. */
+async function untilText(page: Page, needle: string): Promise<void> {
+  const deadline = Date.now() + WAIT;
+  while (!replyText(await view(page)).includes(needle)) {
+    assert.ok(Date.now() < deadline, `${needle} shown (${replyText(await view(page)).slice(-80)})`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+/** What `page`'s chat showed since it opened (see PAGE). */
+const seen = (page: Page): Promise<{ first: string | null; partial: number }> => page.evaluate(() => (window as unknown as { seen: { first: string | null; partial: number } }).seen);
 
 /** Sends `text` from `page` (resolves once the POST is answered). */
 async function send(page: Page, text: string): Promise<void> {
@@ -304,6 +324,88 @@ test("a tab opened mid-reply shows the reply from its start at once (the holder 
     await untilEqual(late, sessionId, "tab 2", 2);
     assert.ok((peak.get(sessionId) ?? 0) <= 1, `at most one event stream of the session at once (${peak.get(sessionId)}): ${streamLog.get(sessionId)?.join("; ")}`);
     for (const page of [first, late]) assert.deepEqual(await page.evaluate(() => (window as unknown as { problems: string[] }).problems), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the holder closes mid-way through a reply longer than the service's replay log, then a tab comes: the tab that took over and the late one show it whole", TEST, async () => {
+  const context = await browser!.newContext();
+  try {
+    const sessionId = await newSession(service!);
+    const pages = [await openTab(context, sessionId, 1), await openTab(context, sessionId, 2)];
+    await send(pages[0]!, "long 3000");
+    await untilText(pages[1]!, "w1200 ");
+    const holder = Number([...(open.get(sessionId) ?? [])][0]?.split("#")[0]) - 1;
+    assert.ok(holder === 0 || holder === 1, `a tab holds the stream (${holder + 1})`);
+    await pages[holder]!.close();
+    const survivor = pages[1 - holder]!;
+    // (its own connection replays the service's last 1,000 events only: it starts mid-reply)
+    await untilText(survivor, "w1900 ");
+    const late = await openTab(context, sessionId, 3, true);
+    const deadline = Date.now() + WAIT;
+    while ((await seen(late)).first === null) {
+      assert.ok(Date.now() < deadline, "the late tab shows the reply");
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const first = (await seen(late)).first!;
+    assert.ok(!first.includes("w2999 "), `the late tab came before the reply ended (else this test shows nothing): ${first.slice(-80)}`);
+    assert.ok(first.includes('"text":"w0 w1 w2 '), `the late tab shows the reply from its start: ${first.slice(0, 80)}`);
+    const want = await untilEqual(survivor, sessionId, "the tab that took over", 2);
+    assert.ok(JSON.stringify(want).includes("w2999 "), "the whole reply is stored");
+    await untilEqual(late, sessionId, "the late tab", 2);
+    assert.deepEqual([(await seen(survivor)).partial, (await seen(late)).partial], [0, 0], "no tab showed the reply partial");
+    assert.ok((peak.get(sessionId) ?? 0) <= 1, `at most one event stream of the session at once (${peak.get(sessionId)}): ${streamLog.get(sessionId)?.join("; ")}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a tab following another tab's run shows that tab's turn while the reply streams", TEST, async () => {
+  const context = await browser!.newContext();
+  try {
+    const sessionId = await newSession(service!);
+    const [sender, follower] = [await openTab(context, sessionId, 1), await openTab(context, sessionId, 2)];
+    await send(sender, "slow question");
+    await untilText(follower, "s2 ");
+    const shown = (await view(follower))!;
+    assert.ok(!replyText(shown).includes("s19 "), "mid-reply");
+    assert.deepEqual(
+      shown.messages.map((m) => (m.role === "user" ? `user ${JSON.stringify(m.content[0]?.text)}` : m.role)),
+      ['user "slow question"', "assistant"],
+      "the follower shows the sender's turn above the reply",
+    );
+    for (const page of [sender, follower]) await untilEqual(page, sessionId, "a tab", 2);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a stop from another tab before the reply started: the sender's turn, dropped by the service, goes quietly", TEST, async () => {
+  const context = await browser!.newContext();
+  try {
+    const sessionId = await newSession(service!);
+    const [sender, stopper] = [await openTab(context, sessionId, 1), await openTab(context, sessionId, 2)];
+    // the stopper stops as soon as it sees the run (the sender's wake), before its reply starts
+    const stopped = stopper.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const chat = (window as unknown as { chat: { status: string; subscribe(f: () => void): () => void; stop(): Promise<void> } }).chat;
+          const off = chat.subscribe(() => {
+            if (chat.status === "ready") return;
+            off();
+            const was = chat.status;
+            chat.stop().then(() => resolve(was), (e: unknown) => resolve(`refused: ${String(e)}`));
+          });
+        }),
+    );
+    await send(sender, "slow stop me");
+    assert.equal(await stopped, "streaming", "the stopper stopped the run it saw");
+    // the service dropped the turn, or stored it with an interrupted reply: either way every
+    // tab ends equal to the store, at rest, with no error (not run_lost after lostRunMs)
+    for (const page of [sender, stopper]) await untilEqual(page, sessionId, "a tab", 0);
+    for (const page of [sender, stopper]) assert.equal((await view(page))!.error, null);
+    for (const page of [sender, stopper]) assert.deepEqual(await page.evaluate(() => (window as unknown as { problems: string[] }).problems), []);
   } finally {
     await context.close();
   }
