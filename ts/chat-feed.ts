@@ -14,7 +14,7 @@ import { undoLate } from "./chat-history.js";
  * opened before its next event.
  */
 export function feed(s: ChatState, chunk: Uint8Array): number {
-  const heard = { events: 0 };
+  const heard: Heard = { events: 0, foreign: [] };
   const first = s.effects.length;
   let good = 0;
   let start = 0;
@@ -31,12 +31,20 @@ export function feed(s: ChatState, chunk: Uint8Array): number {
   // (an event is progress: a `:` heartbeat or a cut frame alone is not, or a proxy that
   // sends heartbeats more often than statusPollMs would keep the watchdog from ever asking)
   if (heard.events > 0) s.effects.splice(first, 0, { type: "heard" });
+  // (a reply that ended in this chunk is reloaded at its end: not at its start too)
+  if (heard.foreign.some((id) => !s.session.isEnded(id))) s.reload(false);
   afterEvents(s);
   return good;
 }
 
+/** What a chunk brought: its events, and the replies it started of runs this chat did not post. */
+interface Heard {
+  events: number;
+  foreign: string[];
+}
+
 /** Feeds a piece; returns the events it brought that the session knew (applied, or replayed duplicates). */
-function feedPiece(s: ChatState, piece: Uint8Array, heard: { events: number }): number {
+function feedPiece(s: ChatState, piece: Uint8Array, heard: Heard): number {
   let good = 0;
   let step = () => s.session.feed(piece);
   for (let guard = 0; guard < 1_000_000; guard++) {
@@ -80,7 +88,7 @@ function feedPiece(s: ChatState, piece: Uint8Array, heard: { events: number }): 
     diagnostics = s.session.takeDiagnostics();
   }
   s.session.takeEvents(); // (what the repairs applied: made up here, not the stream's)
-  for (const k of kept) pass(s, k);
+  for (const k of kept) pass(s, k, heard);
   return good;
 }
 
@@ -88,7 +96,7 @@ function feedPiece(s: ChatState, piece: Uint8Array, heard: { events: number }): 
  * An event of the stream, once (by id): the shell takes the app state it carries into the
  * snapshot, then calls `onEvent`.
  */
-function pass(s: ChatState, { outcome, event }: KeptEvent): void {
+function pass(s: ChatState, { outcome, event }: KeptEvent, heard: Heard): void {
   // (the session's dedup remembers every id it routed, skipped events' too: a replay is a duplicate)
   if (outcome === "duplicate" || typeof (event as { id?: unknown }).id !== "string") return;
   let continued = false;
@@ -96,7 +104,7 @@ function pass(s: ChatState, { outcome, event }: KeptEvent): void {
     continued = s.started.has(event.reply_id) || s.historyIds.has(event.reply_id);
     // a run this chat did not post (another tab's, another device's): the service stored
     // its turn before the reply started, the page shows it (else only at the run's end)
-    if (!continued && s.posted.size === 0 && s.submit === null) s.reload(false);
+    if (!continued && s.posted.size === 0 && s.submit === null) heard.foreign.push(event.reply_id);
     s.started.add(event.reply_id);
     s.endRebuilt.delete(event.reply_id); // (its next end is the stream's)
   }

@@ -66,6 +66,53 @@ test("a reply streamed in one chunk: one event effect per event, in order, then 
   assert.equal(s.messages[0]!.finished_reason, "completed");
 });
 
+test("a run this chat did not post: the page is reloaded at its REPLY_START (its turn is stored by then); one it posted, or one ending in the same chunk: not", () => {
+  const reloads = (c: ReturnType<typeof core>) => c.takeEffects().filter((e) => e.type === "reload");
+  // another tab's or device's run
+  let c = core();
+  c.merge(EMPTY);
+  c.streamOpened();
+  c.takeEffects();
+  c.feed(bytes(reply("r1", "he")));
+  assert.deepEqual(reloads(c), [{ type: "reload", untilIdle: false }]);
+  // its later events, and a replay of its start on a reconnect: no more
+  c.feed(bytes(end("r1")));
+  assert.deepEqual(reloads(c), [{ type: "reload", untilIdle: true }]);
+  c.streamOpened();
+  c.feed(bytes(reply("r1", "he")));
+  assert.deepEqual(reloads(c), []);
+  // this chat's own run
+  c = core();
+  c.merge(EMPTY);
+  const msg = { id: "u1", role: "user", name: "user", content: [{ type: "text", text: "hi", id: "b" }] } as unknown as MsgJSON;
+  c.beginSend([msg], "ready");
+  c.streamOpened();
+  c.sendAccepted([msg]);
+  c.takeEffects();
+  c.feed(bytes(reply("r2", "hi")));
+  assert.deepEqual(reloads(c), []);
+});
+
+test("a replay starting mid-reply that overlaps what the chat had: not partial; one past it: partial", () => {
+  const frames = reply("r1", "abc");
+  // from its TEXT_BLOCK_DELTA on (its REPLY_START and TEXT_BLOCK_START not in the replay)
+  const fromDelta = frames.split("\n\n").slice(2).join("\n\n");
+  let c = core();
+  c.merge({ ...EMPTY, isRunning: true });
+  c.streamOpened();
+  c.feed(bytes(frames));
+  // a reconnect whose replay begins at the delta (the log lost the start): had already
+  c.streamOpened();
+  c.feed(bytes(fromDelta));
+  assert.deepEqual(c.snapshot(APP).partial, []);
+  // a chat that joins at that delta with nothing before: partial
+  c = core();
+  c.merge({ ...EMPTY, isRunning: true });
+  c.streamOpened();
+  c.feed(bytes(fromDelta));
+  assert.deepEqual(c.snapshot(APP).partial, ["r1"]);
+});
+
 test("a replay is deduplicated by event id: the same frames twice give their events once", () => {
   const c = core();
   c.merge(EMPTY);
