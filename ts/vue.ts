@@ -71,7 +71,13 @@ export function useChat(options: UseChatOptions): UseChatResult {
     open();
   });
   open();
-  if (getCurrentScope()) onScopeDispose(() => handle?.close());
+  if (getCurrentScope()) {
+    onScopeDispose(() => {
+      handle?.close();
+      // (what still reads the refs sees the chat closed)
+      if (handle !== undefined) view.value = handle.view();
+    });
+  }
   return {
     ...(perViewKey((k) => computed(() => view.value![k])) as Refs<Omit<ChatView, "chat">>),
     chat,
@@ -105,7 +111,13 @@ export function useSessions(options: MaybeRefOrGetter<SessionsBindingOptions>): 
   };
   watch(() => sessionsKey(toValue(options)), open);
   open();
-  if (getCurrentScope()) onScopeDispose(() => handle?.close());
+  if (getCurrentScope()) {
+    onScopeDispose(() => {
+      handle?.close();
+      // (what still reads the refs sees the chat closed)
+      if (handle !== undefined) view.value = handle.view();
+    });
+  }
   return {
     sessions: computed(() => view.value!.sessions),
     loading: computed(() => view.value!.loading),

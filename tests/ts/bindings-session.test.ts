@@ -149,9 +149,12 @@ test("vue useChat and svelte createChat: sessionId is the id given while connect
   await until("both open", () => vue.status.value === "ready" && seen.at(-1)?.[0] === "ready");
   assert.deepEqual(seen[0], ["connecting", "s2"]);
   assert.ok(seen.every(([, id]) => id === "s2"), JSON.stringify(seen));
-  stop();
   svelte.close();
+  stop();
   scope.stop();
+  assert.deepEqual(seen.at(-1), ["closed", "s2"]);
+  // (what still reads the refs after the scope's end sees the chat closed)
+  assert.deepEqual([vue.status.value, vue.connection.value, vue.sessionId.value], ["closed", "closed", "s1"]);
 });
 
 /** React: mounts `useChat(props)` in react-dom's client renderer; `latest` is the last result, `rerender` renders new props. */
