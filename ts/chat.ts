@@ -12,17 +12,18 @@ import { MsgError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } fr
 import { init } from "./load.js";
 import type { ContentBlock, MsgJSON, ToolCallBlock } from "./message.js";
 import { confirmEvent, externalEvent, externalResults, postedInput, sendMessage } from "./chat-input.js";
-import { Session, pendingActions as findPending, type Diagnostic } from "./session.js";
+import { Session, type Diagnostic } from "./session.js";
 import { AppState, type ChatPendingAction } from "./app-state.js";
 import { SessionsClient, type PermissionMode, type SessionRecord, type SessionsTransport } from "./sessions.js";
-import { VERIFY_WAIT_MS, postInput } from "./posting.js";
+import { InFlight, answerApplied, postInput, sendApplied, type Posted } from "./posting.js";
 import { watchDeletion } from "./open-sessions.js";
-import { now, sleep } from "./timing.js";
-import { RunWatchdog } from "./watchdog.js";
+import type { RunWatchdog } from "./watchdog.js";
+import { watchRuns } from "./chat-watch.js";
 import { ChatCore } from "./chat-core.js";
 import { Reloader, readPage, runStream, type StreamHost } from "./chat-io.js";
-import type { Effect } from "./chat-state.js";
-import { TabStream, tabStreamAvailable } from "./tab-stream.js";
+import { Listeners, perform, type EffectTarget } from "./chat-effects.js";
+import { tabStreamAvailable } from "./tab-stream.js";
+import { StreamSteer } from "./chat-steer.js";
 import { normalizeOptions, type ChatOptions, type ChatSnapshot, type ChatStatus, type ExternalResult, type SendInput } from "./chat-types.js";
 import type { ChatInput, ChatTransport } from "./transport.js";
 
@@ -50,39 +51,27 @@ export class Chat {
   /** asks the service about a run that went quiet (statusPollMs, lostRunMs) */
   readonly #watchdog: RunWatchdog;
   /** the `POST /chat/` of a `send` or an answer in flight (`stop()` waits for it) */
-  #sending: Promise<unknown> | undefined;
+  readonly #sending = new InFlight();
+  /** where its inputs are posted (the checks whether one was applied ask there) */
+  readonly #posted: Posted;
   #connection: AbortController | undefined;
+  /** what the core's effects act on (chat-effects.ts) */
+  readonly #effects: EffectTarget;
   #lifetime = new AbortController();
   /** the reloads of the stored page (chat-io.ts) */
   readonly #reloader: Reloader;
   /** what the event stream's loop needs (chat-io.ts) */
   readonly #stream: StreamHost;
-  #listeners = new Set<() => void>();
+  /** told when the snapshot changed (chat-effects.ts) */
+  readonly #listeners = new Listeners((f) => this.#call(f));
   /** the last snapshot, once closed */
   #final: ChatSnapshot | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #lastNotify = -Infinity;
   /** the core's effects are being performed (one performing them meanwhile adds to the queue) */
   #flushing = false;
   /** unregisters the chat from `SessionsClient.remove` (see #deleted) */
   #unwatch = (): void => {};
-  /** the stream is steered (`idleStreamMs` finite, or `shareStream`): held only while wanted, or shared */
-  readonly #steered: boolean;
-  /** the key of the session's stream shared by the tabs (`shareStream`), or null */
-  readonly #shareKey: string | null;
-  /** the tabs' share of the session's stream (from the first connect on), or null */
-  #tabs: TabStream | null = null;
-  /** the chat opened: the stream is steered from now on */
-  #started = false;
-  /** this chat's own stream loop while it runs (`until` ends it: the session came to rest) */
-  #own: { until: AbortController } | undefined;
-  /** the next own loop reloads the page before it connects (after `reconnect()`); else it connects from the chat's cursor */
-  #reloadFirst = false;
-  /** the stored page's cursor the last look at rest saw */
-  #restCursor: string | null | undefined;
-  /** closes the stream once the session stayed at rest for `idleStreamMs` */
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  #steering = false;
+  /** the stream, steered (`idleStreamMs` finite, or `shareStream`: held only while wanted, or shared), or null: always held */
+  readonly #steer: StreamSteer | null;
 
   private constructor(transport: ChatTransport, sessionId: string, options: ChatOptions) {
     this.#transport = transport;
@@ -90,50 +79,65 @@ export class Chat {
     const [settings, retry] = normalizeOptions(options);
     this.#core = new ChatCore(sessionId, settings, retry, new Session({ dedup: true, keepEvents: true }));
     const key = settings.shareStream && tabStreamAvailable() && typeof transport.streamKey === "function" ? transport.streamKey(sessionId) : null;
-    this.#shareKey = typeof key === "string" ? key : null;
-    this.#steered = this.#shareKey !== null || settings.idleStreamMs !== Infinity;
+    const shareKey = typeof key === "string" ? key : null;
     const t = transport as Partial<SessionsTransport>;
     const sessions = typeof t.request === "function" && typeof t.agentId === "string" ? new SessionsClient(transport as unknown as SessionsTransport) : null;
     this.#app = new AppState(sessionId, sessions, this.#lifetime.signal, () => this.#changed(), (e) => {
       if (!this.#core.closed) this.#report(e);
     });
-    this.#watchdog = new RunWatchdog(
+    const host = { core: this.#core, signal: this.#lifetime.signal, do: <T>(transition: () => T): T => this.#do(transition) };
+    this.#reloader = new Reloader({ ...host, history: () => readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }) });
+    this.#watchdog = watchRuns(
       {
-        closed: () => this.#core.closed,
-        watched: () => this.#core.watched(this.getSnapshot().status),
-        mayLose: () => this.#core.mayLose(),
-        stopWaits: () => this.#core.stopWaits(),
-        status: () => this.#gone(this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })),
-        lost: (quietMs) => this.#do(() => this.#core.markLost(quietMs)),
-        awaited: () => this.#awaited(),
-        over: () => this.#runOver(),
+        core: this.#core,
+        transport,
+        sessionId,
+        signal: this.#lifetime.signal,
+        reloader: this.#reloader,
+        do: (transition) => this.#do(transition),
+        status: () => this.getSnapshot().status,
         report: (e) => this.#report(e),
-        // at rest with no stream of its own: the status says when something runs
-        resting: () => this.#steered && this.#own === undefined && !this.#core.fatal,
-        running: () => {
-          if (!this.#core.closed) this.#do(() => this.#core.runSeen());
-        },
-        moved: async () => {
-          // the stored page moved on since the chat's (a new cursor, not seen at rest before):
-          // the stream replays from the chat's cursor what ran meanwhile
-          const page = await this.#gone(readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }));
-          const moved = page.isRunning || (page.eventCursor !== this.#core.cursor && page.eventCursor !== this.#restCursor);
-          this.#restCursor = page.eventCursor;
-          return moved;
-        },
+        resting: () => this.#steer !== null && this.#steer.resting && !this.#core.fatal,
+        gone: (request) => this.#gone(request),
       },
       settings,
     );
-    const host = { core: this.#core, signal: this.#lifetime.signal, do: <T>(transition: () => T): T => this.#do(transition) };
-    this.#reloader = new Reloader({ ...host, history: () => readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal }) });
     this.#stream = {
       ...host,
       connect: (after, signal) => this.#transport.stream(this.sessionId, { after, signal }),
       connection: (controller) => (this.#connection = controller),
       reload: () => this.#reloader.refresh(false),
-      opened: () => this.#tabs?.opened(),
-      relay: (chunk) => this.#tabs?.relay(chunk),
+      opened: () => this.#steer?.opened(),
+      relay: (chunk) => this.#steer?.relay(chunk),
     };
+    this.#posted = { transport, sessionId, signal: this.#lifetime.signal, closed: () => this.#core.closed };
+    this.#effects = {
+      core: this.#core,
+      app: this.#app,
+      watchdog: this.#watchdog,
+      reloader: this.#reloader,
+      transport,
+      sessionId,
+      signal: this.#lifetime.signal,
+      connection: () => this.#connection,
+      call: (f) => this.#call(f),
+      report: (e) => this.#report(e),
+    };
+    this.#steer =
+      shareKey !== null || settings.idleStreamMs !== Infinity
+        ? new StreamSteer(
+            {
+              core: this.#core,
+              stream: this.#stream,
+              do: (transition) => this.#do(transition),
+              wanted: () => this.#wanted(),
+              status: () => this.status,
+              woken: () => this.#watchdog.woken(),
+              askNow: () => this.#watchdog.askNow(),
+            },
+            shareKey,
+          )
+        : null;
   }
 
   /**
@@ -173,7 +177,7 @@ export class Chat {
       throw e;
     }
     chat.#unwatch = watchDeletion(sessionId, () => chat.#deleted());
-    if (chat.#steered) chat.#start();
+    if (chat.#steer !== null) chat.#steer.start();
     else void runStream(chat.#stream);
     chat.#watchdog.start();
     return chat;
@@ -242,8 +246,7 @@ export class Chat {
   subscribe = (listener: () => void): (() => void) => {
     if (typeof listener !== "function") throw new MsgError("invalid_argument", "a listener must be a function");
     if (this.#core.closed) return () => {};
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   };
 
   // ---------------------------------------------------------------- performing the core's effects
@@ -265,47 +268,19 @@ export class Chat {
     if (!this.#flushing) {
       this.#flushing = true;
       try {
-        for (let effect = this.#core.effects.shift(); effect !== undefined; effect = this.#core.effects.shift()) this.#perform(effect);
+        for (let effect = this.#core.effects.shift(); effect !== undefined; effect = this.#core.effects.shift()) perform(effect, this.#effects);
       } finally {
         this.#flushing = false;
       }
     }
     if (this.#core.notify) {
       this.#core.notify = false;
-      this.#notify();
+      if (!this.#core.closed) this.#listeners.notify(this.#core.options.throttleMs);
     }
-    this.#steer();
+    this.#steer?.steer();
   }
 
-  // ---------------------------------------------------------------- steering the stream (idleStreamMs, shareStream)
-
-  /** The chat opened: its stream is steered from now on (at rest: none, the status is watched; else held, or shared with other tabs). */
-  #start(): void {
-    if (this.#shareKey !== null) {
-      this.#tabs = new TabStream(this.#shareKey, {
-        frames: (data) => this.#relayed(data),
-        opened: () => {
-          // (a chat waiting for the stream takes the holder's new connection as its own)
-          if (!this.#core.closed && this.#tabs?.waiting === true) this.#do(() => this.#core.streamOpened());
-        },
-        woken: () => {
-          if (this.#core.closed) return;
-          this.#watchdog.woken();
-          this.#do(() => this.#core.runSeen());
-        },
-        stopped: () => {
-          // (another tab stopped the run: a turn posted here that it dropped goes quietly)
-          const status = this.status;
-          if (this.#core.closed || (status !== "streaming" && status !== "submitted")) return;
-          this.#do(() => this.#core.stoppedElsewhere());
-          this.#watchdog.askNow();
-        },
-      });
-    }
-    this.#started = true;
-    if (!this.#wanted()) this.#do(() => this.#core.streamIdle());
-    else this.#steer();
-  }
+  // ---------------------------------------------------------------- the stream's steering (chat-steer.ts)
 
   /**
    * Whether the session's stream is wanted now (always, with `idleStreamMs` Infinity; and
@@ -315,124 +290,6 @@ export class Chat {
   #wanted(): boolean {
     if (this.#core.closed || this.#core.fatal) return false;
     return this.#core.options.idleStreamMs === Infinity || this.#app.workerCalls().length > 0 || this.#core.streamWanted(this.getSnapshot().status);
-  }
-
-  /**
-   * After each transition: a stream wanted is opened (or, shared, the lock asked for); one
-   * held (or waited for, or followed) at rest is let go after `idleStreamMs` at rest.
-   */
-  #steer(): void {
-    if (!this.#started || this.#steering || this.#core.closed || this.#core.fatal) return;
-    this.#steering = true;
-    try {
-      if (this.#wanted()) {
-        clearTimeout(this.#idleTimer);
-        this.#idleTimer = undefined;
-        this.#wake();
-      } else if (this.#idleTimer === undefined && (this.#own !== undefined || this.#tabs?.waiting === true || this.#core.link !== "idle")) {
-        this.#idleTimer = setTimeout(() => {
-          this.#idleTimer = undefined;
-          if (!this.#wanted()) this.#rest();
-        }, this.#core.options.idleStreamMs);
-      }
-    } finally {
-      this.#steering = false;
-    }
-  }
-
-  /** The stream is wanted: this chat's own, or (shared) the lock asked for, following the holder meanwhile. */
-  #wake(): void {
-    // (connecting from now on, also while a loop let go at rest still winds down)
-    this.#do(() => this.#core.streamWaking());
-    if (this.#own !== undefined) return;
-    if (this.#tabs !== null) {
-      if (this.#tabs.holding || this.#tabs.waiting) return;
-      this.#tabs.lead(
-        () => this.#runOwn(),
-        () => this.#wanted(),
-        () => this.#steer(),
-      );
-      return;
-    }
-    void this.#runOwn();
-  }
-
-  /** This chat's own stream loop (`runStream`), from the latest page's cursor (reloaded first, but at the first connect). */
-  async #runOwn(): Promise<void> {
-    const own = { until: new AbortController() };
-    this.#own = own;
-    // (from the chat's cursor: the service replays what ran since, a run missed at rest included)
-    const reloadFirst = this.#reloadFirst;
-    this.#reloadFirst = false;
-    try {
-      await runStream(this.#stream, reloadFirst, own.until.signal);
-    } finally {
-      // (a frame cut when it stopped is no start for what comes relayed next; a loop started
-      // since, once this one was let go at rest, reads on)
-      if (this.#own === own || this.#own === undefined) {
-        this.#own = undefined;
-        if (!this.#core.closed) this.#core.session.restartStream();
-      }
-    }
-    if (this.#tabs === null) this.#steer();
-  }
-
-  /** The session stayed at rest for `idleStreamMs`: its stream is closed (connection `idle`; the status is watched). */
-  #rest(): void {
-    if (this.#core.closed) return;
-    this.#tabs?.unwait();
-    // (let go at once: a send meanwhile starts another loop, this one ends at its next step)
-    const own = this.#own;
-    this.#own = undefined;
-    own?.until.abort(new MsgError("closed", "the session is at rest: its stream is closed"));
-    this.#do(() => this.#core.streamIdle());
-  }
-
-  /** Frames relayed by the chat (of another tab) holding the session's stream: taken in as this chat's stream's. */
-  #relayed(data: Uint8Array): void {
-    if (this.#core.closed) return;
-    this.#do(() => {
-      this.#core.feed(data);
-      if (this.#tabs?.waiting === true) this.#core.streamFollowed();
-    });
-  }
-
-  #perform(effect: Effect): void {
-    switch (effect.type) {
-      case "reload":
-        void this.#reloader.refresh(effect.untilIdle);
-        break;
-      case "finish":
-        this.#call(() => this.#core.options.onFinish?.(effect.message));
-        break;
-      case "event":
-        this.#app.apply(effect.event);
-        this.#call(() => this.#core.options.onEvent?.(effect.event, effect.info));
-        break;
-      case "report":
-        this.#report(effect.error);
-        break;
-      case "heard":
-        this.#watchdog.heard();
-        break;
-      case "progressed":
-        this.#watchdog.progressed();
-        break;
-      case "failover":
-        this.#call(() => this.#transport.failover?.());
-        break;
-      case "interrupt":
-        this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal }).then(
-          () => this.#watchdog.askNow(),
-          (e: unknown) => {
-            if (!this.#core.closed) this.#report(e);
-          },
-        );
-        break;
-      case "abort_stream":
-        this.#connection?.abort(effect.error);
-        break;
-    }
   }
 
   /** Calls the app's code (a callback, the transport's failover); what it throws is reported. */
@@ -448,17 +305,6 @@ export class Chat {
   #changed(): void {
     this.#core.changed();
     this.#flush();
-  }
-
-  /** Tells the listeners at the next macrotask (or `throttleMs` after the last time). */
-  #notify(): void {
-    if (this.#core.closed || this.#timer !== undefined || this.#listeners.size === 0) return;
-    const wait = Math.max(0, this.#lastNotify + this.#core.options.throttleMs - now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#lastNotify = now();
-      for (const listener of [...this.#listeners]) this.#call(listener);
-    }, wait);
   }
 
   #report(error: unknown): void {
@@ -484,29 +330,6 @@ export class Chat {
     return this.#do(() => this.#core.older(page));
   }
 
-
-  // ---------------------------------------------------------------- the stream
-
-
-  /** The watchdog asks whether the input posted last may still wait for its run (see `ChatCore.awaited`). */
-  async #awaited(): Promise<boolean> {
-    const submit = this.#core.submit;
-    if (submit === null) return false;
-    const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
-    return this.#core.awaited(submit, page);
-  }
-
-  /**
-   * The watchdog found the service running nothing while a reply was in flight (or an input
-   * was posted): a run that is over without a `REPLY_END` (a stale confirmation, a stray
-   * `REPLY_START`, a run whose instance died) is settled, the stored history reloaded.
-   */
-  async #runOver(): Promise<void> {
-    this.#do(() => this.#core.runOver());
-    await this.#reloader.refresh(false);
-    if (this.#core.closed) return; // closed during the reload: its session is freed
-    this.#do(() => this.#core.runOverReloaded());
-  }
 
   // ---------------------------------------------------------------- acting
 
@@ -555,26 +378,11 @@ export class Chat {
     // the service reads any other scheme (file://) from its own disk
     for (const msg of msgs) checkDataUrls(msg.content, "send");
     const wasLost = this.#do(() => this.#core.beginSend(msgs, this.status));
-    this.#tabs?.wake();
+    this.#steer?.posted();
     const last = msgs.at(-1)!;
     try {
       const busy = () => this.#do(() => this.#core.sendBusy(msgs));
-      await this.#track(this.#post(msgs.length === 1 ? last : msgs, busy, async () => {
-        // A run stores its user message as it starts. Stored: applied. Idle and not stored:
-        // not applied. Held (by this message's run about to store it, or by another run:
-        // one saving, or one whose instance died with its lock) and not stored: asked
-        // again until VERIFY_WAIT_MS, then nobody can tell.
-        const stored = async () => (await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal })).messages.some((m) => m?.id === last.id);
-        const t0 = now();
-        for (;;) {
-          if (await stored()) return true;
-          if ((await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal })) === "idle") return stored();
-          if (now() - t0 >= VERIFY_WAIT_MS || this.#core.closed) {
-            throw new MsgError("service_unavailable", "cannot tell whether the message was taken");
-          }
-          await sleep(250, this.#lifetime.signal);
-        }
-      }));
+      await this.#sending.track(this.#post(msgs.length === 1 ? last : msgs, busy, () => sendApplied(this.#posted, last.id)));
     } catch (e) {
       this.#do(() => this.#core.sendFailed(msgs, wasLost, e));
       throw e;
@@ -648,7 +456,7 @@ export class Chat {
     // (what is sent is checked: its JSON, `toJSON` applied)
     checkDataUrls(JSON.parse(bodyJSON(event, "the answer")), "the answer");
     this.#do(() => this.#core.answering(callIds));
-    this.#tabs?.wake();
+    this.#steer?.posted();
     try {
       await this.#answerOnce(action, event, callIds);
     } catch (e) {
@@ -664,38 +472,17 @@ export class Chat {
       // a team worker's call, answered through this (the leader's) session: the worker's
       // reply goes on in its own session; CUSTOM subagent_user_confirm_result clears it
       const waiting = () => this.#app.workerCalls().some((a) => a.replyId === replyId && callIds.includes(a.toolCall.id));
-      await this.#track(this.#post(event, undefined, async () => !waiting()));
+      await this.#sending.track(this.#post(event, undefined, async () => !waiting()));
       return;
     }
     this.#do(() => this.#core.beginAnswer(replyId, callIds));
     try {
-      await this.#track(this.#post(event, undefined, async () => {
-        // not applied only while the service still waits on those calls of the stored reply
-        const status = await this.#transport.status(this.sessionId, { signal: this.#lifetime.signal });
-        if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
-        const page = await readPage(this.#transport, this.sessionId, { signal: this.#lifetime.signal });
-        const reply = page.messages.find((m) => m?.id === replyId);
-        const waiting = reply === undefined ? [] : findPending(reply).map((a) => a.toolCall.id);
-        return !callIds.every((id) => waiting.includes(id));
-      }));
+      await this.#sending.track(this.#post(event, undefined, () => answerApplied(this.#posted, replyId, callIds)));
     } catch (e) {
       this.#do(() => this.#core.answerPostFailed(e));
       throw e;
     }
     this.#watchdog.heard();
-  }
-
-  /** Tracks the `POST /chat/` in flight, for `stop()`. */
-  #track<T>(posting: Promise<T>): Promise<T> {
-    const mine = posting.then(
-      () => {},
-      () => {},
-    );
-    this.#sending = mine;
-    void mine.then(() => {
-      if (this.#sending === mine) this.#sending = undefined;
-    });
-    return posting;
   }
 
   /** `submitted`, `streaming` or `awaiting_input` while a reply of the session (not a worker's) is under way. */
@@ -724,14 +511,14 @@ export class Chat {
     this.#do(() => this.#core.beginStop());
     try {
       // the interrupt after the input it stops (a send that fails takes its turn back)
-      while (this.#sending !== undefined) await this.#sending;
+      await this.#sending.settled();
       this.#open();
       if (this.#replyStatus() === undefined) {
         this.#do(() => this.#core.stopOver());
         return;
       }
       await this.#transport.interrupt(this.sessionId, { signal: this.#lifetime.signal });
-      this.#tabs?.stop();
+      this.#steer?.stopped();
       // (a reply parked on a call may keep waiting: agentscope 2.0.11 ends it or leaves it
       // parked, by timing. The stream alone cannot tell (its end may be lost): the stop
       // lasts until the service's status and the page at rest show which)
@@ -785,13 +572,8 @@ export class Chat {
 
   /** After a lost stream: its loop again from the reloaded page (steered: the page, then held if wanted). */
   #restart(): void {
-    if (!this.#steered) {
-      void runStream(this.#stream, true);
-      return;
-    }
-    if (!this.#wanted()) void this.#reloader.refresh(false);
-    else this.#reloadFirst = true;
-    this.#steer();
+    if (this.#steer === null) void runStream(this.#stream, true);
+    else this.#steer.restart(() => void this.#reloader.refresh(false));
   }
 
   /** Ends the stream, stops the timers and frees the wasm memory; the last snapshot (status `closed`) stays readable. */
@@ -802,16 +584,11 @@ export class Chat {
     this.#core.closed = true;
     this.#lifetime.abort(new MsgError("closed", "the chat was closed"));
     this.#connection?.abort(new MsgError("closed", "the chat was closed"));
-    this.#own?.until.abort(new MsgError("closed", "the chat was closed"));
-    this.#tabs?.close();
-    clearTimeout(this.#idleTimer);
+    this.#steer?.close();
     this.#watchdog.close();
-    clearTimeout(this.#timer);
     this.#final = Object.freeze({ ...last, status: "closed" as const, connection: "closed" as const });
     this.#core.session.free();
-    const listeners = [...this.#listeners];
-    this.#listeners.clear();
-    for (const listener of listeners) this.#call(listener);
+    this.#listeners.close();
   }
 
   /** `request`, whose 404 (the session deleted elsewhere, found by the watchdog's questions at rest) ends the chat as a reload's 404 does. */

@@ -4,6 +4,9 @@
 // for time never sent again. The service keeps no record of inputs (no idempotency key).
 import { MsgError } from "./errors.js";
 import { now, sleep } from "./timing.js";
+import { readPage } from "./chat-io.js";
+import { pendingActions } from "./session.js";
+import type { ChatTransport } from "./transport.js";
 
 /** How long after a failed `POST /chat/` the chat asks the service whether it was applied (its run takes the session lock within milliseconds). */
 const VERIFY_MS = 1000;
@@ -91,5 +94,70 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
     }
     await sleep(wait, how.signal);
     wait = Math.min(wait * 1.5, 1000);
+  }
+}
+
+/** Where an input was posted: the service and session asked, the chat's lifetime. */
+export interface Posted {
+  transport: ChatTransport;
+  sessionId: string;
+  signal: AbortSignal;
+  /** whether the chat closed (nothing more is asked) */
+  closed: () => boolean;
+}
+
+/**
+ * Whether a sent user turn (the last message `msgId`) was applied, for {@link postInput}: a
+ * run stores its user message as it starts. Stored: applied. Idle and not stored: not
+ * applied. Held (by this message's run about to store it, or by another run: one saving,
+ * or one whose instance died with its lock) and not stored: asked again every 250 ms until
+ * `VERIFY_WAIT_MS`, then rejects `service_unavailable` (nobody can tell).
+ */
+export async function sendApplied(at: Posted, msgId: string): Promise<boolean> {
+  const stored = async () => (await readPage(at.transport, at.sessionId, { signal: at.signal })).messages.some((m) => m?.id === msgId);
+  const t0 = now();
+  for (;;) {
+    if (await stored()) return true;
+    if ((await at.transport.status(at.sessionId, { signal: at.signal })) === "idle") return stored();
+    if (now() - t0 >= VERIFY_WAIT_MS || at.closed()) {
+      throw new MsgError("service_unavailable", "cannot tell whether the message was taken");
+    }
+    await sleep(250, at.signal);
+  }
+}
+
+/**
+ * Whether an answer to the calls `callIds` of the stored reply `replyId` was applied, for
+ * {@link postInput}: not applied only while the service still waits on those calls.
+ */
+export async function answerApplied(at: Posted, replyId: string, callIds: readonly string[]): Promise<boolean> {
+  const status = await at.transport.status(at.sessionId, { signal: at.signal });
+  if (status !== "awaiting_permission" && status !== "awaiting_external_result") return true;
+  const page = await readPage(at.transport, at.sessionId, { signal: at.signal });
+  const reply = page.messages.find((m) => m?.id === replyId);
+  const waiting = reply === undefined ? [] : pendingActions(reply).map((a) => a.toolCall.id);
+  return !callIds.every((id) => waiting.includes(id));
+}
+
+/** The `POST /chat/` in flight (one at a time), for `stop()` to wait for. */
+export class InFlight {
+  #posting: Promise<unknown> | undefined;
+
+  /** Tracks `posting` until it settles; returns it. */
+  track<T>(posting: Promise<T>): Promise<T> {
+    const mine = posting.then(
+      () => {},
+      () => {},
+    );
+    this.#posting = mine;
+    void mine.then(() => {
+      if (this.#posting === mine) this.#posting = undefined;
+    });
+    return posting;
+  }
+
+  /** Resolves once no post is in flight (one started meanwhile is waited for too). */
+  async settled(): Promise<void> {
+    while (this.#posting !== undefined) await this.#posting;
   }
 }

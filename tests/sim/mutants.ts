@@ -115,22 +115,14 @@ export const MUTANTS: Mutant[] = [
     name: "reconnect() connects without reloading the stored page (a reply damaged while the service was lost stays so)",
     file: "chat.js",
     // (reconnect() and a POST that finds the stream lost both restart it in #restart)
-    from: `        if (!this.#steered) {
+    from: `        if (this.#steer === null)
             void runStream(this.#stream, true);
-            return;
-        }
-        if (!this.#wanted())
-            void this.#reloader.refresh(false);
         else
-            this.#reloadFirst = true;`,
-    to: `        if (!this.#steered) {
+            this.#steer.restart(() => void this.#reloader.refresh(false));`,
+    to: `        if (this.#steer === null)
             void runStream(this.#stream);
-            return;
-        }
-        if (!this.#wanted())
-            void this.#reloader.refresh(false);
         else
-            this.#reloadFirst = false;`,
+            this.#steer.steer();`,
     seeds: [0, 4000],
   },
   // the blind spots attack 36 found (X1 to X6, each missed before the invariants and actions of that work), and its fixes
