@@ -111,13 +111,7 @@ export function useSessions(options: MaybeRefOrGetter<SessionsBindingOptions>): 
   };
   watch(() => sessionsKey(toValue(options)), open);
   open();
-  if (getCurrentScope()) {
-    onScopeDispose(() => {
-      handle?.close();
-      // (what still reads the refs sees the chat closed)
-      if (handle !== undefined) view.value = handle.view();
-    });
-  }
+  if (getCurrentScope()) onScopeDispose(() => handle?.close());
   return {
     sessions: computed(() => view.value!.sessions),
     loading: computed(() => view.value!.loading),
