@@ -183,6 +183,8 @@ export class StreamSteer {
     const { core } = this.#host;
     if (core.closed) return;
     this.#tabs?.unwait();
+    // (a chat opened later reads what ran from the stored page: a catch-up starts at the next run)
+    this.#tabs?.forget();
     // (let go at once: a send meanwhile starts another loop, this one ends at its next step)
     const own = this.#own;
     this.#own = undefined;

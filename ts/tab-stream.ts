@@ -5,15 +5,16 @@
 // and relays each whole SSE frame it reads on a `BroadcastChannel`, which every chat of
 // the session hears and takes in as its own stream's bytes (the `Session` drops what it
 // had by event id). A chat that starts waiting for the lock mid-reply asks the holder to
-// catch it up: every chat keeps the frames it took in, relayed to it or read and relayed
-// by it (the last `CATCH_UP_BYTES` of them: a holder that took over has what the former
-// holder relayed, which its own connection's replay may lack), and the holder sends them
-// to that chat alone, which takes them in as a replay before the frames relayed meanwhile (held back until then, or for
+// catch it up: every chat keeps the frames it took in since the session last came to rest
+// (`forget`), relayed to it or read and relayed by it (the last `CATCH_UP_BYTES` of them:
+// a holder that took over has what the former holder relayed, which its own connection's
+// replay may lack), and the holder sends them to that chat alone, which takes them in as
+// a replay before the frames relayed meanwhile (held back until then, or for
 // `CATCH_UP_WAIT_MS` if no holder answers). When the holder closes, comes to rest or its
 // tab goes, the lock passes to the next chat waiting, which connects from its own cursor.
 // A chat that posts an input tells the others (they wake, see `idleStreamMs`), and one
-// whose interrupt was answered tells them the run is being stopped. Used by
-// chat.ts (the shell); the core never sees it: to it, relayed frames are stream bytes.
+// whose interrupt was answered tells them the run is being stopped. Used by chat.ts and
+// chat-steer.ts (the shell); the core never sees it: to it, relayed frames are stream bytes.
 //
 // The channel is the origin's: a script of the same origin can post on it (as it can call
 // the service or change the page); what comes on it is taken as the holder's.
@@ -225,6 +226,12 @@ export class TabStream {
     const frames = bytes.slice(0, end);
     this.#keep(frames);
     this.#post({ t: "frames", data: frames });
+  }
+
+  /** The session came to rest (its stored page holds what ran): the frames kept for a late chat's catch-up go. */
+  forget(): void {
+    this.#log = [];
+    this.#logBytes = 0;
   }
 
   /** This chat posted an input: the others wake. */

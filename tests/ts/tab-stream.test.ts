@@ -117,6 +117,15 @@ test("a chat that starts waiting mid-reply gets the holder's frames since its co
   await tick();
   assert.deepEqual(third.log, ["opened", "frames id: 1\ndata: start\n\nid: 2\ndata: d1\n\nid: 3\ndata: d2\n\nid: 4\ndata: end\n\n"]);
   assert.equal(late.log.length, 4, `the first follower got no second catch-up: ${late.log.join(" | ")}`);
+  // at rest the kept frames go: a chat that comes after is caught up from the next run on
+  tabs.forget();
+  tabs.relay(bytes("id: 5\ndata: next\n\n"));
+  const fourth = recorder();
+  const t4 = new TabStream(key, fourth);
+  t4.lead(async () => {}, () => true, () => {});
+  await tick();
+  assert.deepEqual(fourth.log, ["opened", "frames id: 5\ndata: next\n\n"]);
+  t4.close();
   // the holder goes: the next waiting chat takes the lock (its own stream runs)
   release();
   tabs.close();
