@@ -122,19 +122,19 @@ function pass(s: ChatState, { outcome, event }: KeptEvent, heard: Heard): void {
  * events between what this page had and the replay may be missing (the service's log
  * keeps the last 1,000; on Redis, a replay of more than 1,000 also skips the newest
  * entries before going live), so the reply is marked partial and the stored one
- * replaces it when the run has saved. Unless that event was had already (a duplicate):
- * the replay then overlaps what the chat had, and nothing is missing.
+ * replaces it when the run has saved.
  */
 function checkReplay(s: ChatState, kept: readonly KeptEvent[]): void {
-  for (const { event, outcome } of kept) {
+  for (const { event } of kept) {
     const id = (event as { reply_id?: unknown }).reply_id;
     if (typeof id !== "string" || !s.unchecked.has(id)) continue;
     // an answer is echoed before the continuation's REPLY_START
     if (event.type === "USER_CONFIRM_RESULT" || event.type === "EXTERNAL_EXECUTION_RESULT") continue;
     s.unchecked.delete(id);
-    // (a reply the history shows ended meanwhile is whole as stored: its replay is stale;
-    // a replay whose first event of it was had already overlaps what came before: no gap)
-    if (event.type !== "REPLY_START" && outcome !== "duplicate" && !s.ended.has(id)) s.partial.add(id);
+    // (a reply the history shows ended meanwhile is whole as stored: its replay is stale.
+    // A first event had already is no proof of a whole replay: on Redis the replay skips
+    // entries after its first 1,000)
+    if (event.type !== "REPLY_START" && !s.ended.has(id)) s.partial.add(id);
   }
 }
 
