@@ -1,10 +1,12 @@
 // Fuzzing with cargo fuzz (libFuzzer; needs the nightly toolchain): the targets of fuzz/
 // (decode, framing, session, apply, validate), each seeded from the conformance fixtures and the
 // recordings. Prints each target's executions and records them in target/fuzz-summary.json.
-//   node scripts/fuzz.mjs [--seconds S | --runs N] [target...]
-// Default: 15 s per target (what the test command runs when nightly is present). A crash
-// stops the run with libFuzzer's report and the crashing input in fuzz/artifacts/.
-import { execFileSync, spawnSync } from "node:child_process";
+//   node scripts/fuzz.mjs [--seconds S | --runs N] [--jobs J] [target...]
+// Default: 15 s per target. The targets are built once, then run J at a time (default: one
+// per core; each libFuzzer process uses one). A crash stops the run with libFuzzer's report
+// and the crashing input in fuzz/artifacts/.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +15,12 @@ const CARGO_FUZZ_VERSION = "0.13.1";
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const args = process.argv.slice(2);
 let limit = ["-max_total_time=15"];
+let jobs = availableParallelism();
 const targets = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--seconds") limit = [`-max_total_time=${args[++i]}`];
   else if (args[i] === "--runs") limit = [`-runs=${args[++i]}`];
+  else if (args[i] === "--jobs") jobs = Math.max(1, Number(args[++i]) || 1);
   else targets.push(args[i]);
 }
 const all = ["decode", "framing", "session", "apply", "validate"];
@@ -62,19 +66,42 @@ let summary = {};
 try {
   summary = JSON.parse(readFileSync(summaryFile, "utf8"));
 } catch {}
-for (const target of targets.length ? targets : all) {
-  log(`fuzz ${target} (${limit.join(" ")})`);
-  const r = spawnSync("cargo", ["+nightly", "fuzz", "run", "--fuzz-dir", "fuzz", target, join(corpus, target), "--",
-    ...limit, "-rss_limit_mb=4096", "-max_len=16384", "-print_final_stats=1"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 });
-  const out = (r.stdout ?? "") + (r.stderr ?? "");
-  const runs = /stat::number_of_executed_units:\s*(\d+)/.exec(out);
-  if (r.status !== 0 || !runs) {
-    process.stderr.write(out.slice(-6000));
-    log(`fuzz ${target}: FAILED (exit ${r.status})`);
-    process.exit(1);
-  }
-  summary[target] = { executions: Number(runs[1]), limit: limit.join(" "), crashes: 0, date: new Date().toISOString() };
-  log(`fuzz ${target}: ${Number(runs[1]).toLocaleString("en-US")} executions, no crash`);
+const chosen = targets.length ? targets : all;
+log(`fuzz: building ${chosen.join(", ")}`);
+const built = spawnSync("cargo", ["+nightly", "fuzz", "build", "--fuzz-dir", "fuzz", ...(chosen.length === 1 ? chosen : [])], { cwd: root, stdio: "inherit" });
+if (built.status !== 0) {
+  log(`fuzz: the build FAILED (exit ${built.status})`);
+  process.exit(1);
 }
+
+/** Runs one target (already built: cargo only checks it) to its limit; resolves with its executions, or exits on a crash. */
+function fuzz(target) {
+  log(`fuzz ${target} (${limit.join(" ")})`);
+  const child = spawn("cargo", ["+nightly", "fuzz", "run", "--fuzz-dir", "fuzz", target, join(corpus, target), "--",
+    ...limit, "-rss_limit_mb=4096", "-max_len=16384", "-print_final_stats=1"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  // libFuzzer's output can be long: only its tail is kept (the report of a crash is there)
+  let out = "";
+  const keep = (d) => void (out = (out + d).slice(-1 << 20));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  return new Promise((resolve) => {
+    child.on("close", (status) => {
+      const runs = /stat::number_of_executed_units:\s*(\d+)/.exec(out);
+      if (status !== 0 || !runs) {
+        process.stderr.write(out.slice(-6000));
+        log(`fuzz ${target}: FAILED (exit ${status})`);
+        process.exit(1);
+      }
+      summary[target] = { executions: Number(runs[1]), limit: limit.join(" "), crashes: 0, date: new Date().toISOString() };
+      log(`fuzz ${target}: ${Number(runs[1]).toLocaleString("en-US")} executions, no crash`);
+      resolve();
+    });
+  });
+}
+
+const queue = [...chosen];
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  while (queue.length > 0) await fuzz(queue.shift());
+}));
 mkdirSync(join(root, "target"), { recursive: true });
 writeFileSync(summaryFile, JSON.stringify(summary, null, 2) + "\n");

