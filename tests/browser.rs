@@ -1,6 +1,7 @@
 //! Every conformance case and session case inside headless Chromium: the core compiled to wasm32
-//! as the .wasm ships it, with its binding and the table-free `idna_adapter` (`wasm-pack test
-//! --headless --chrome wasm`, a test of the .wasm's workspace, wasm/Cargo.toml).
+//! as the .wasm ships it, with its binding and the table-free `idna_adapter` (`cargo test
+//! --manifest-path wasm/Cargo.toml --target wasm32-unknown-unknown --test browser` with
+//! wasm-bindgen-test-runner as the target's runner and `CHROMEDRIVER` set: scripts/test).
 #![cfg(target_arch = "wasm32")]
 
 mod common;

@@ -1,6 +1,7 @@
 //! Every conformance case inside node: the core compiled to wasm32 as the .wasm ships it, with
-//! its binding and the table-free `idna_adapter` (`wasm-pack test --node wasm`, a test of the
-//! .wasm's workspace, wasm/Cargo.toml).
+//! its binding and the table-free `idna_adapter` (`cargo test --manifest-path
+//! wasm/Cargo.toml --target wasm32-unknown-unknown --test node` with wasm-bindgen-test-runner
+//! as the target's runner: scripts/test).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
