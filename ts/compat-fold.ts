@@ -34,6 +34,10 @@ interface State {
   content: unknown[];
   /** Its length then. */
   count: number;
+  /** The blocks it held then, by position (a list of this module's own: an app that
+   * reorders its `content` in place, a sort, keeps the list and its length, and a change
+   * written by position would go into another block). */
+  blocks: unknown[];
   /** The header values last written, by key (identity: an app's change is seen). */
   header: Header;
   /** Their JSON text (a string, number or null as itself), to tell which ones the next
@@ -97,8 +101,18 @@ function expectPlain(msg: unknown, what: string): Plain {
 function inSync(msg: Plain): State | undefined {
   const s = lookup(msg);
   if (s === undefined || msg.content !== s.content || msg.content.length !== s.count) return undefined;
-  if (!headerSame(s, msg)) return undefined;
+  if (!headerSame(s, msg) || !sameBlocks(s, msg.content)) return undefined;
   return s;
+}
+
+/** Whether `content` holds the blocks last written, each where it was written; with
+ * `index`, the block at that position only (a delta's: the other blocks are checked at
+ * the next event that is not a delta, which costs a crossing of its JSON anyway). */
+function sameBlocks(s: State, content: unknown[], index?: number): boolean {
+  const blocks = s.blocks;
+  if (index !== undefined) return content[index] === blocks[index];
+  for (let i = 0; i < blocks.length; i++) if (content[i] !== blocks[i]) return false;
+  return true;
 }
 
 function read(s: State): Changes {
@@ -111,7 +125,7 @@ function read(s: State): Changes {
 function rebuild(msg: Plain): State {
   const handle = call(() => MsgHandle.fromJSON(toJSONText(msg, "a message")));
   stats.rebuilds++;
-  const s: State = { handle, content: msg.content, count: msg.content.length, header: newHeader(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined, latest: undefined };
+  const s: State = { handle, content: msg.content, count: msg.content.length, blocks: msg.content.slice(), header: newHeader(), headerJSON: new Map(), deltas: new DeltaBatch(), run: undefined, latest: undefined };
   // the first read hands out everything: what the plain object already holds
   let first: Changes;
   try {
@@ -249,7 +263,13 @@ function untie(s: State, msg: Plain): void {
 function tie(s: State, msg: Plain): void {
   s.content = msg.content;
   s.count = msg.content.length;
+  s.blocks = msg.content.slice();
   s.latest = msg;
+  register(s, msg);
+}
+
+/** The WeakMap entries of {@link tie}. */
+function register(s: State, msg: Plain): void {
   states.set(msg, s);
   states.set(msg.content, s);
 }
@@ -259,14 +279,17 @@ function tie(s: State, msg: Plain): void {
 // event. They are made once another message's object is folded.
 let recent: State | undefined;
 
-/** {@link tie}, the WeakMap entries made only when another state is tied later. */
-function tieLater(s: State, msg: Plain): void {
+/** {@link tie} for a copy of the message tied to `s` that differs from it in the block
+ * `run` names only (a delta's), the WeakMap entries made only when another state is tied
+ * later. */
+function tieLater(s: State, msg: Plain, run: Run): void {
   if (recent !== s) {
-    if (recent?.latest !== undefined) tie(recent, recent.latest);
+    if (recent?.latest !== undefined) register(recent, recent.latest);
     recent = s;
   }
   s.content = msg.content;
   s.count = msg.content.length;
+  s.blocks[run.index] = run.block;
   s.latest = msg;
 }
 
@@ -405,13 +428,19 @@ function foldDeltaInPlace(s: State, plain: Plain, kind: number, reply: string, t
   const code = sendAlone(s, plain, kind, reply, target, delta);
   if (code === undefined) return false;
   if (code === -1) return true;
+  // a change is written by position: the blocks must be where they were written (else
+  // rebuilt from the object, the event applied again)
   if (code === -2) {
+    if (!sameBlocks(s, plain.content)) {
+      untie(s, plain);
+      return false;
+    }
     writeChanges(s, plain, readOrUntie(s, plain));
     return true;
   }
   const tail = tailOf(plain.content, code);
-  if (tail === undefined) {
-    // the app changed the block: rebuilt from the object, the event applied again
+  if (tail === undefined || tail.block !== s.blocks[tail.index]) {
+    // the app changed or moved the block: rebuilt from the object, the event applied again
     untie(s, plain);
     return false;
   }
@@ -461,7 +490,7 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, reply: string,
     if (grown !== undefined) {
       s.deltas.commit(delta);
       stats.tailsWritten++;
-      tieLater(s, grown.next);
+      tieLater(s, grown.next, grown.run);
       s.run = grown.run;
       return grown.next;
     }
@@ -469,6 +498,10 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, reply: string,
   const code = sendAlone(s, plain, kind, reply, target, delta);
   if (code === undefined) return undefined;
   if (code === -1) return plain;
+  if (!sameBlocks(s, plain.content, code === -2 ? undefined : code >> 2)) {
+    untie(s, plain);
+    return undefined;
+  }
   if (code === -2) return writeCopy(s, plain, readOrUntie(s, plain));
   const tail = tailOf(plain.content, code);
   const grown = tail === undefined ? undefined : grownCopy(plain, tail, delta);
@@ -477,7 +510,7 @@ function foldDeltaImmutable(s: State, plain: Plain, kind: number, reply: string,
     return undefined;
   }
   stats.tailsWritten++;
-  tieLater(s, grown.next);
+  tieLater(s, grown.next, grown.run);
   s.run = grown.run;
   return grown.next;
 }
@@ -540,8 +573,10 @@ function writeChanges(s: State, plain: Plain, changes: Changes): void {
  * appended to the plain string; a new block is pushed, a changed block's fields set;
  * blocks keep their identity. Any other object (a deep copy, a message from the server,
  * one whose top-level fields or `content` list the app replaced, an Immer draft) is first
- * rebuilt from its JSON, at a cost proportional to the message. Blocks the app changed in
- * place are not noticed: give such a message a new `content` list.
+ * rebuilt from its JSON, at a cost proportional to the message; so is one whose `content`
+ * list the app reordered in place (a sort): each change goes to the block the event names.
+ * A block whose own fields the app changed in place is not noticed: give such a message
+ * a new `content` list.
  *
  * Safe: every key of the data (`__proto__`, `constructor`, `prototype`, at any depth) is
  * written as an own data property; nothing reaches a prototype.

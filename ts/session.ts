@@ -823,7 +823,9 @@ export function blockKey(block: ContentBlock, index: number): string {
  * The blocks a message holds without their end (no `finished_at`; a hint has no end to
  * wait for), with their positions: after the reply's `REPLY_END` (the message's
  * `finished_at` set, e.g. a failed run) a UI can draw them as interrupted rather than
- * streaming. The same rule as the session's `unclosed_blocks` diagnostic.
+ * streaming. The same rule as the session's `unclosed_blocks` diagnostic. Throws
+ * `MsgError` `invalid_argument` for an argument that is not a message, or a `content`
+ * entry that is not an object.
  */
 export function openBlocks(msg: MsgJSON): { block: ContentBlock; index: number }[] {
   if (typeof msg !== "object" || msg === null || !Array.isArray(msg.content)) {
@@ -831,6 +833,7 @@ export function openBlocks(msg: MsgJSON): { block: ContentBlock; index: number }
   }
   const out: { block: ContentBlock; index: number }[] = [];
   msg.content.forEach((block, index) => {
+    if (typeof block !== "object" || block === null) throw new MsgError("invalid_argument", `openBlocks: content[${index}] is not a content block`);
     if (block.type !== "hint" && block.finished_at === null) out.push({ block, index });
   });
   return out;
@@ -858,7 +861,8 @@ export interface PendingAction {
  * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
  * `REQUIRE_EXTERNAL_EXECUTION`); from a session snapshot, then the asks about calls never
  * started (`started: false`, see {@link SessionSnapshot.unstartedCalls}). Takes a session
- * snapshot, a list of messages or one.
+ * snapshot, a list of messages or one; anything else, or a message whose `content` is not
+ * a list of objects, is `MsgError` `invalid_argument`.
  */
 export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[] {
   const bad = () => new MsgError("invalid_argument", "pendingActions takes a session snapshot, a list of messages or a message");
@@ -872,6 +876,7 @@ export function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | Ms
   for (const msg of messages) {
     if (typeof msg !== "object" || msg === null || !Array.isArray(msg.content)) throw bad();
     msg.content.forEach((block, index) => {
+      if (typeof block !== "object" || block === null) throw new MsgError("invalid_argument", `pendingActions: content[${index}] of message ${JSON.stringify(msg.id)} is not a content block`);
       if (block.type !== "tool_call") return;
       if (block.state === "asking") out.push({ kind: "confirm", replyId: msg.id, toolCall: block, index, started: true });
       else if (block.state === "submitted") out.push({ kind: "external", replyId: msg.id, toolCall: block, index, started: true });

@@ -9,6 +9,7 @@ Python", and ``agentscope_message.agentscope`` for the AgentScope service's fold
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ._native import Msg, MsgError, Session, SessionError, Update
@@ -49,8 +50,8 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
         error.code = "invalid_argument"
         raise error
     try:
-        content_json = json.dumps(content, allow_nan=False, ensure_ascii=False)
-        options_json = json.dumps(options, allow_nan=False, ensure_ascii=False)
+        content_json = _dumps(content)
+        options_json = _dumps(options)
     except (TypeError, ValueError, RecursionError) as e:
         # (RecursionError: nesting deeper than Python's recursion limit)
         error = MsgError(f"not JSON: {e}")
@@ -64,6 +65,29 @@ def _create(role: str, name: str, content: Any, options: dict[str, Any]) -> Msg:
             error.code = "invalid_argument"
             raise error from None
     return Msg._create(role, name, content_json, options_json)
+
+
+def _dumps(value: Any) -> str:
+    """`value` as JSON text; NaN and ±Infinity, which JSON has no number for, written
+    ``null``, as agentscope 2.0.11's ``model_dump_json`` writes them (and as
+    ``Msg.from_dict`` and ``append_event`` of a dict take them)."""
+    try:
+        return json.dumps(value, allow_nan=False, ensure_ascii=False)
+    except ValueError:
+        # (the only ValueError left: a float out of JSON's range, as nesting and
+        # non-str keys were refused before, and a cycle is nesting without end)
+        return json.dumps(_nulled(value), allow_nan=False, ensure_ascii=False)
+
+
+def _nulled(value: Any) -> Any:
+    """`value` with every NaN and ±Infinity float (in dicts, lists and tuples) as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _nulled(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nulled(item) for item in value]
+    return value
 
 
 def _too_deep(value: Any, depth: int = 0) -> bool:
@@ -100,8 +124,10 @@ def _non_str_key(value: Any, depth: int = 0) -> tuple[Any, ...]:
 
 def UserMsg(name: str, content: str | list[dict[str, Any]], **options: Any) -> Msg:
     """A user message: ``content`` a string or text and data blocks (as dicts);
-    ``options`` the optional fields (``id``, ``metadata``, ``created_at``, …).
-    Raises ``MsgError`` (``role_violation`` for another block type)."""
+    ``options`` the optional fields (``id``, ``metadata``, ``created_at``, …); a float
+    NaN or ±Infinity in them is written ``null``, as the reference writes it.
+    Raises ``MsgError`` (``role_violation`` for another block type, ``invalid_argument``
+    for a value that is not JSON)."""
     return _create("user", name, content, options)
 
 

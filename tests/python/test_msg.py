@@ -78,8 +78,22 @@ def test_factories_and_role_rules():
     with pytest.raises(MsgError) as e:
         SystemMsg("s", [{"type": "thinking", "thinking": "x"}])
     assert e.value.code == "role_violation"
+    # NaN and ±Infinity in free-form values: written null, as agentscope 2.0.11's factories
+    # write them (model_dump_json) and as Msg.from_dict takes them (an outside attack found
+    # the factories refusing them)
+    nan, inf = float("nan"), float("inf")
+    user = UserMsg("alice", "hi", metadata={"bad": nan, "deep": [inf, {"x": -inf}], "ok": 1.5})
+    assert user.to_dict()["metadata"] == {"bad": None, "deep": [None, {"x": None}], "ok": 1.5}
+    reply = AssistantMsg("bot", [], structured_output={"x": -inf})
+    assert reply.to_dict()["structured_output"] == {"x": None}
+    assert SystemMsg("s", "be brief", metadata={"t": (nan,)}).to_dict()["metadata"] == {"t": [None]}
+    from agentscope.message import UserMsg as ReferenceUserMsg
+
+    reference = json.loads(ReferenceUserMsg(name="alice", content="hi", metadata={"bad": nan}).model_dump_json())
+    assert UserMsg("alice", "hi", metadata={"bad": nan}).to_dict()["metadata"] == reference["metadata"]
+    # a value JSON cannot hold at all is still refused
     with pytest.raises(MsgError) as e:
-        UserMsg("alice", "hi", metadata={"bad": float("nan")})
+        UserMsg("alice", "hi", metadata={"bad": object()})
     assert e.value.code == "invalid_argument"
     with pytest.raises(TypeError, match="finshed_at"):
         AssistantMsg("bot", [], finshed_at="T")

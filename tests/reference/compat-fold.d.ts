@@ -43,8 +43,10 @@ export declare function setAppendEventOptions(options: AppendEventOptions): void
  * appended to the plain string; a new block is pushed, a changed block's fields set;
  * blocks keep their identity. Any other object (a deep copy, a message from the server,
  * one whose top-level fields or `content` list the app replaced, an Immer draft) is first
- * rebuilt from its JSON, at a cost proportional to the message. Blocks the app changed in
- * place are not noticed: give such a message a new `content` list.
+ * rebuilt from its JSON, at a cost proportional to the message; so is one whose `content`
+ * list the app reordered in place (a sort): each change goes to the block the event names.
+ * A block whose own fields the app changed in place is not noticed: give such a message
+ * a new `content` list.
  *
  * Safe: every key of the data (`__proto__`, `constructor`, `prototype`, at any depth) is
  * written as an own data property; nothing reaches a prototype.

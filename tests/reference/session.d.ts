@@ -295,7 +295,9 @@ export declare function blockKey(block: ContentBlock, index: number): string;
  * The blocks a message holds without their end (no `finished_at`; a hint has no end to
  * wait for), with their positions: after the reply's `REPLY_END` (the message's
  * `finished_at` set, e.g. a failed run) a UI can draw them as interrupted rather than
- * streaming. The same rule as the session's `unclosed_blocks` diagnostic.
+ * streaming. The same rule as the session's `unclosed_blocks` diagnostic. Throws
+ * `MsgError` `invalid_argument` for an argument that is not a message, or a `content`
+ * entry that is not an object.
  */
 export declare function openBlocks(msg: MsgJSON): {
     block: ContentBlock;
@@ -322,7 +324,8 @@ export interface PendingAction {
  * `asking` (after `REQUIRE_USER_CONFIRM`) and `submitted` (after
  * `REQUIRE_EXTERNAL_EXECUTION`); from a session snapshot, then the asks about calls never
  * started (`started: false`, see {@link SessionSnapshot.unstartedCalls}). Takes a session
- * snapshot, a list of messages or one.
+ * snapshot, a list of messages or one; anything else, or a message whose `content` is not
+ * a list of objects, is `MsgError` `invalid_argument`.
  */
 export declare function pendingActions(source: SessionSnapshot | readonly MsgJSON[] | MsgJSON): PendingAction[];
 /**

@@ -396,6 +396,10 @@ test("UI helpers take only what they document; diagnostics keep their identity u
     ["pendingActions(null)", () => pendingActions(null as never)],
     ["pendingActions(5)", () => pendingActions(5 as never)],
     ["pendingActions({})", () => pendingActions({} as never)],
+    // a content entry that is not a block (an outside attack found a raw TypeError here)
+    ["pendingActions: a null block", () => pendingActions({ id: "r", role: "assistant", content: [null] } as never)],
+    ["pendingActions: a null block in a list", () => pendingActions([{ id: "r", content: ["text"] }] as never)],
+    ["openBlocks: a null block", () => openBlocks({ id: "r", content: [null], finished_at: null } as never)],
     ["blockKey(null)", () => blockKey(null as never, 0)],
   ] as const) {
     assert.throws(f, (e: unknown) => e instanceof MsgError && e.code === "invalid_argument", what);
