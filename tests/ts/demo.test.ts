@@ -44,14 +44,14 @@ function backend(id: string, file: "events.jsonl" | "events.sse" = "events.jsonl
   return cli(join(root, "examples/recordings", id, file));
 }
 
-async function open(id: string, extra = "", viewport = { width: 1100, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+async function open(id: string, extra = "", viewport = { width: 1100, height: 900 }, speed = 0): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e}`));
   page.on("console", (m) => {
     if (m.type() === "error") errors.push(`console: ${m.text()}`);
   });
-  await page.goto(`${server.url}?scenario=${id}&speed=0&autoplay=1${extra}`);
+  await page.goto(`${server.url}?scenario=${id}&speed=${speed}&autoplay=1${extra}`);
   return { page, errors };
 }
 
@@ -554,8 +554,10 @@ const moreEvents = (page: Page, n: number) =>
   page.waitForFunction((n) => Number(document.body.dataset.events) >= n || document.body.dataset.state === "done", n, { timeout: 30_000 });
 
 test("while streaming the chat sticks to the bottom; after the user scrolls up it stays put and shows Jump to latest", async () => {
-  // the long session (1,172 events), paced, in a phone-sized viewport
-  const { page, errors } = await open("j_long_session_30_iters", "", { width: 390, height: 700 });
+  // the long session (1,172 events), paced at 2× its recorded gaps (about 9 s: unpaced, it
+  // could end before the user's scroll below, as it did once in 3.4 s), in a phone-sized
+  // viewport
+  const { page, errors } = await open("j_long_session_30_iters", "", { width: 390, height: 700 }, 2);
   page.setDefaultTimeout(30_000);
   await page.waitForFunction(() => {
     const s = document.getElementById("scroller")!;
