@@ -522,6 +522,7 @@ export async function runSchedule(schedule: Schedule, mod: ChatModule): Promise<
       // at rest, reachable and reconnected: no error left but one the app must see (a failed
       // or lost run, a turn or answer not applied) or one an action rejected with
       const stored = sim.stored(c.sessionId);
+      trace.push(`${Date.now()} stored: ${stored.map((m) => (m.role === "user" ? "user" : `${m.role} ${m.finished_reason ?? "open"}`)).join(", ")}`);
       // (a 3 s stall watch drops an idle stream between heartbeats: reconnecting, it says why)
       const reconnecting = snap.connection !== "open" && snap.error?.code === "service_unavailable" && /event stream/.test(snap.error.message);
       if (snap.error !== null && snap.error.code !== "run_failed" && snap.error.code !== "run_lost" && !toldErrors.has(snap.error) && !reconnecting) {

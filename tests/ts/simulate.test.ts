@@ -6,9 +6,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import FakeTimers from "@sinonjs/fake-timers";
 import * as chat from "../../pkg/dist/chat.js";
 import { runSchedule, scheduleArb, type ChatModule } from "../sim/explore.ts";
 import { REGRESSIONS } from "../sim/regressions.ts";
+import { SimService } from "../sim/service.ts";
 
 const mod = chat as unknown as ChatModule;
 
@@ -26,5 +28,53 @@ test("a schedule replayed gives the same trace, faults and violations (seeds 0-1
     const b = await runSchedule(schedule, mod);
     assert.deepEqual(b, a, `seed ${seed}`);
     assert.ok(a.trace.some((l) => l.includes(" opened ")), `seed ${seed}: the chat opened`);
+  }
+});
+
+// Fault 5 of the live attacks (docs/chat.md, "stop() right after an answer"): agentscope
+// 2.0.11 queues an interrupt behind a confirmation's run; landing on the run that still holds
+// the session's lock after the reply parked, it is lost, and the answer's run then goes on
+// whole. The chat sends the interrupt again once the answer's run shows. Played on the
+// simulated service at the millisecond: the confirmation and the stop come as soon as the
+// chat shows the call (the parked run settles for 5 ms after its last event).
+test("stop() right after confirm(), while the parked run still holds the lock: the interrupt is sent again when the answer's run shows, and the reply ends interrupted", async () => {
+  const clock = FakeTimers.withGlobal(globalThis).install({ now: Date.UTC(2026, 11, 6, 12), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+  try {
+    const sim = new SimService({ seed: 5, delayMs: 2, slowMs: 200 });
+    const interrupts: number[] = [];
+    const fetched: typeof fetch = (input, init) => {
+      if (String(input).includes("/interrupt")) interrupts.push(Date.now());
+      return sim.fetch(input, init);
+    };
+    const transport = new chat.AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, session: { chat_model_config: sim.chatModelConfig }, fetch: fetched });
+    const opening = chat.Chat.open(transport, { statusPollMs: 1000 });
+    await clock.tickAsync(100);
+    const c = await opening;
+    let answered: number | null = null;
+    c.subscribe(() => {
+      const call = c.pendingActions.find((a) => a.kind === "confirm");
+      if (call === undefined || answered !== null) return;
+      answered = Date.now();
+      void c.confirm(call.toolCall.id, true);
+      void c.stop();
+    });
+    void c.send("confirm #1");
+    for (let i = 0; i < 300 && (answered === null || c.status !== "ready"); i++) await clock.tickAsync(100);
+    assert.notEqual(answered, null, "the chat showed the confirmation");
+    assert.equal(c.status, "ready");
+    const stored = sim.stored(c.sessionId!);
+    assert.deepEqual(
+      stored.map((m) => [m.role, m.finished_reason]),
+      [
+        ["user", null],
+        ["assistant", "interrupted"],
+      ],
+    );
+    // the first interrupt went with the stop, the second once the answer's run showed
+    assert.equal(interrupts.length, 2, `interrupts at ${interrupts.map((t) => t - answered!).join(", ")} ms after the confirmation`);
+    c.close();
+    await clock.tickAsync(60_000);
+  } finally {
+    clock.uninstall();
   }
 });
