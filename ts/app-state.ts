@@ -108,7 +108,8 @@ export class AppState {
         const ask = v.event as { type?: unknown; tool_calls?: unknown } | undefined;
         const replyId = v.reply_id;
         if (typeof replyId !== "string" || !Array.isArray(ask?.tool_calls)) break;
-        const worker = Object.freeze({ sessionId: String(v.worker_session_id ?? ""), agentId: String(v.worker_agent_id ?? ""), agentName: String(v.worker_agent_name ?? "") });
+        // (a value that is not a string is malformed: "", never converted, which could throw)
+        const worker = Object.freeze({ sessionId: textOf(v.worker_session_id), agentId: textOf(v.worker_agent_id), agentName: textOf(v.worker_agent_name) });
         const kind = v.event_type === "require_external_execution" || ask.type === "REQUIRE_EXTERNAL_EXECUTION" ? "external" : "confirm";
         for (const call of ask.tool_calls as ToolCallBlock[]) {
           if (typeof call?.id !== "string") continue;
@@ -174,4 +175,9 @@ export class AppState {
 /** Whether `value` is a JSON object (not null, not a list). */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `value` if it is a string, else "". */
+function textOf(value: unknown): string {
+  return typeof value === "string" ? value : "";
 }

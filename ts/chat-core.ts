@@ -168,7 +168,7 @@ export class ChatCore extends ChatState {
   streamOpened(): void {
     this.link = "open";
     // (the stream's own error goes; a failed or lost run's stays)
-    if (!this.fatal && this.error === this.streamError) this.error = null;
+    if (!this.fatal && this.error === this.streamError) this.clearError();
     this.changed();
     this.session.restartStream();
     this.unchecked = new Set(
@@ -253,7 +253,7 @@ export class ChatCore extends ChatState {
   /** A reload succeeded: the error of its failures (if still shown) goes. */
   reloaded(): void {
     if (this.reloadError !== undefined && this.error === this.reloadError) {
-      this.error = null;
+      this.clearError();
       this.changed();
     }
     this.reloadError = undefined;
@@ -343,7 +343,9 @@ export class ChatCore extends ChatState {
     // (only its own wait: a later send's, made once this one's run had shown, goes on)
     if (this.#sendOf(msgs)) this.submit = null;
     this.runLost ||= wasLost; // still held by the lost run
-    if (e instanceof MsgError) this.fail(e);
+    // (a run that failed since the send began keeps its error: the status is `error` for it;
+    // the send's own rejects its promise)
+    if (e instanceof MsgError && !this.runError) this.fail(e);
     else this.changed();
   }
 
@@ -402,7 +404,7 @@ export class ChatCore extends ChatState {
   /** The post of an answer failed. */
   answerPostFailed(e: unknown): void {
     this.submit = null;
-    if (e instanceof MsgError) this.fail(e);
+    if (e instanceof MsgError && !this.runError) this.fail(e);
     else this.changed();
   }
 
@@ -495,7 +497,7 @@ export class ChatCore extends ChatState {
     const what = replies > 0
       ? "the reply was lost: no event for"
       : waiting ? "the message waits: the session is held by a run with no event for" : "the session is held by a run with no event for";
-    this.error = new MsgError(
+    this.error = this.lostError = new MsgError(
       "run_lost",
       `${what} ${quiet} s while the service still says it runs (the instance running it is likely gone). ` +
         "The service never stores that partial reply, and frees the session when the run's lock expires, at most 10 minutes after the instance went away; " +
@@ -573,7 +575,7 @@ export class ChatCore extends ChatState {
     if (this.closed || this.fatal || this.link === "lost") return;
     this.link = "idle";
     // (a stream no longer tried has no error of its own; a failed or lost run's stays)
-    if (this.error !== null && this.error === this.streamError) this.error = null;
+    if (this.error !== null && this.error === this.streamError) this.clearError();
     this.streamFailures = 0;
     this.changed();
   }
@@ -589,7 +591,7 @@ export class ChatCore extends ChatState {
   streamFollowed(): void {
     if (this.link === "open" || this.closed || this.fatal) return;
     this.link = "open";
-    if (this.error !== null && this.error === this.streamError) this.error = null;
+    if (this.error !== null && this.error === this.streamError) this.clearError();
     this.changed();
   }
 

@@ -104,6 +104,8 @@ export class ChatState {
   runFailure: MsgError | null = null;
   /** the run was taken as lost (lostRunMs) and nothing has come of it since */
   runLost = false;
+  /** the error that said so (`runLost`) */
+  lostError: MsgError | null = null;
   /** replies joined mid-way that the service never stored (a stray or foreign event): not shown */
   hidden = new Set<string>();
   /**
@@ -171,6 +173,14 @@ export class ChatState {
     for (const message of replies) this.effects.push({ type: "finish", message });
   }
 
+  /**
+   * The error shown goes (a stream's, a reload's): a failed run's or a lost run's, which
+   * the status `error` is for, shows again (status `error` always has an error).
+   */
+  clearError(): void {
+    this.error = this.runError ? this.runFailure : this.runLost ? this.lostError : null;
+  }
+
   fail(error: MsgError, fatal = false): void {
     this.error = error;
     if (fatal) this.fatal = true;
@@ -195,7 +205,7 @@ export class ChatState {
   clearLost(): void {
     if (!this.runLost) return;
     this.runLost = false;
-    if (this.error?.code === "run_lost") this.error = null;
+    if (this.error?.code === "run_lost") this.clearError();
   }
 
   /**

@@ -148,7 +148,9 @@ export class Chat {
    * page: `idle`, see `idleStreamMs`). Rejects with `MsgError` (`http_error` with `status` 404
    * for an unknown session, or for an answer that is not the JSON it should be;
    * `service_unavailable`; `invalid_argument`, before any request, for a `sessionId` that
-   * is not one path segment: empty, `.`, `..`, or with a lone surrogate).
+   * is not one path segment: empty, `.`, `..`, or with a lone surrogate; `invalid_argument`
+   * too, before any request of the session, when a custom transport's `createSession`
+   * returns such an id).
    */
   static async open(transport: ChatTransport, options: ChatOptions = {}): Promise<Chat> {
     if (typeof transport !== "object" || transport === null || typeof transport.stream !== "function") {
@@ -158,7 +160,8 @@ export class Chat {
     if (options.sessionId !== undefined) sessionIdSegment(options.sessionId, "chat option sessionId");
     normalizeOptions(options); // bad options are refused before a session is made
     await init();
-    const sessionId = options.sessionId ?? (await transport.createSession());
+    // (a custom transport's answer is checked as an option is: the chat puts it in paths)
+    const sessionId = options.sessionId ?? sessionIdSegment(await transport.createSession(), "the session id the transport's createSession returned");
     const chat = new Chat(transport, sessionId, options);
     try {
       // the record and state come from the session list: a failure there is reported, not fatal

@@ -36,8 +36,8 @@ export interface PostOptions {
  * `service_unavailable` (the instance is gone, or the connection broke after the request
  * went out) it moves to the next instance, waits `VERIFY_MS` and asks the service whether
  * the input was applied (`applied`): if so it resolves; if it is not, twice `VERIFY_MS`
- * apart, it sends again (at most `MAX_RESENDS` times). A failing check rejects with the
- * first error.
+ * apart, it sends again (at most `MAX_RESENDS` times). A check that fails rejects
+ * `service_unavailable` saying the input may still run (a 404 of the session: that 404).
  */
 export async function postInput(applied: () => Promise<boolean>, how: PostOptions): Promise<void> {
   const t0 = now();
@@ -73,7 +73,11 @@ export async function postInput(applied: () => Promise<boolean>, how: PostOption
             done = await applied();
           }
         } catch (c) {
-          if (!(c instanceof MsgError) || c.code !== "service_unavailable" || how.signal.aborted) throw e;
+          if (!(c instanceof MsgError) || how.signal.aborted) throw e;
+          // the session is gone: that is the answer
+          if (c.code === "http_error" && c.status === 404) throw c;
+          // any other failure of the check (a 5xx, a page it cannot read): nobody can tell
+          // whether the input was taken, and the rejection must not say it was not
           const held = /cannot tell/.test(c.message) ? ` (the session stayed held for ${VERIFY_WAIT_MS / 1000} s)` : " (the check failed: whether it was taken is unknown)";
           throw new MsgError(
             "service_unavailable",

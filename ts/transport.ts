@@ -255,10 +255,11 @@ export class AgentScopeTransport implements ChatTransport {
       const timer = timed ? setTimeout(() => timeout.abort(TIMED_OUT), this.#timeoutMs) : undefined;
       try {
         if (signal?.aborted) throw abortedError(signal);
-        response = await this.#fetch(url, { method, headers, body: bodyText, signal: both });
+        // (raced with the signal: a custom fetch that ignores it is given up in time too)
+        response = await untilAborted(this.#fetch(url, { method, headers, body: bodyText, signal: both }), both);
         // the time covers the whole answer: a body that stalls is given up as headers are
         if (timed) {
-          const bytes = await response.arrayBuffer();
+          const bytes = await untilAborted(response.arrayBuffer(), both);
           // (a 204's, 205's or 304's body is null: a Response refuses any other)
           response = new Response(NULL_BODY.has(response.status) ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
         }
@@ -447,4 +448,29 @@ function describe(error: unknown): string {
   const cause = e?.cause;
   const more = cause === undefined || cause === null ? "" : String(cause.code ?? cause.message ?? "");
   return more !== "" && !head.includes(more) ? `${head}: ${more}` : head;
+}
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts (what a `fetch`
+ * that ignores its signal would never give). The promise left behind is not awaited.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {}); // (settles later, or never: nobody waits for it)
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }

@@ -30,7 +30,9 @@ export declare class Chat {
      * page: `idle`, see `idleStreamMs`). Rejects with `MsgError` (`http_error` with `status` 404
      * for an unknown session, or for an answer that is not the JSON it should be;
      * `service_unavailable`; `invalid_argument`, before any request, for a `sessionId` that
-     * is not one path segment: empty, `.`, `..`, or with a lone surrogate).
+     * is not one path segment: empty, `.`, `..`, or with a lone surrogate; `invalid_argument`
+     * too, before any request of the session, when a custom transport's `createSession`
+     * returns such an id).
      */
     static open(transport: ChatTransport, options?: ChatOptions): Promise<Chat>;
     /** The current snapshot (bound: pass `chat.getSnapshot` as is). */

@@ -69,4 +69,12 @@ export const REGRESSIONS: Regression[] = [
     name: "the session list read at open answered late (held 2 s), after the state_updated of a run: its older state replaced the event's at rest",
     schedule: {"seed":1371560901,"instances":1,"replayLimit":1000,"stallMs":3000,"rates":{"serverError":0,"busy":0,"lostBefore":0.001,"lostAfter":0,"stallHeaders":0.023000000000000003,"stallBody":0,"drop":0.0002,"duplicate":0.0005,"reorder":0.0003,"stallFrame":0.0002,"cut":0,"batch":0},"actions":[{"kind":"send","policy":"image"},{"kind":"send","policy":"task"}],"idleStream":"keep"},
   },
+  {
+    name: "a send whose POST the service applied, its connection reset before the answer; the check of it (the history) answering 503 twice: the send was rejected as if not taken, its error replaced the failed run's, and the reload's recovery then cleared it: status error at rest with error null (an outside attack's seed 901059, shrunk)",
+    schedule: {"seed":950696033,"instances":1,"replayLimit":1000,"stallMs":3000,"rates":{"serverError":0,"busy":0.001,"lostBefore":0.001,"lostAfter":0.049,"stallHeaders":0,"stallBody":0,"drop":0.0002,"duplicate":0.0005,"reorder":0,"stallFrame":0,"cut":0.0001,"batch":0},"actions":[{"kind":"send","policy":"fail"},{"kind":"repairOutage","count":5},{"kind":"wait","ms":419}],"idleStream":"keep"},
+  },
+  {
+    name: "the same through a POST held past the timeout and a send while lost: status error at rest with error null (an outside attack's seed 901684)",
+    schedule: {"seed":0,"instances":1,"replayLimit":1000,"stallMs":3000,"rates":{"serverError":0,"busy":0,"lostBefore":0.001,"lostAfter":0.001,"stallHeaders":0.001,"stallBody":0.001,"drop":0.0002,"duplicate":0.0005,"reorder":0.0003,"stallFrame":0.0002,"cut":0.0001,"batch":0},"actions":[{"kind":"send","policy":"hello"},{"kind":"holdPost","ms":4001},{"kind":"sendWhileLost","policy":"fail"},{"kind":"wait","ms":3910},{"kind":"repairOutage","count":8},{"kind":"wait","ms":1875},{"kind":"answer","twice":false},{"kind":"answer","twice":false}],"idleStream":"keep"},
+  },
 ];

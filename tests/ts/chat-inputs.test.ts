@@ -222,6 +222,24 @@ test("a custom ChatTransport never sees a '..' session id from Chat.open", async
   assert.deepEqual(seen, []);
 });
 
+test("Chat.open refuses the session id a custom transport's createSession returns when it is not one path segment: invalid_argument, no request of it", async () => {
+  for (const id of ["..", ".", "", 42, null, LONE]) {
+    const seen: string[] = [];
+    const transport = new Proxy({} as ChatTransport, {
+      get: (_t, name) =>
+        name === "then"
+          ? undefined
+          : (...args: unknown[]) => {
+              seen.push(`${String(name)}(${JSON.stringify(args[0] ?? null)})`);
+              return name === "createSession" ? Promise.resolve(id) : Promise.reject(new MsgError("service_unavailable", "not here"));
+            },
+    });
+    const e = await refused(() => Chat.open(transport), "invalid_argument", `createSession answering ${JSON.stringify(id)}`);
+    assert.match(e.message, /the session id the transport's createSession returned/);
+    assert.deepEqual(seen, ["createSession(null)"], `createSession answering ${JSON.stringify(id)}`);
+  }
+});
+
 // 4. service answers of the wrong shape
 
 test("SessionsClient: a list answer of null, null entries, an entry without state (or other bad shapes) is a MsgError http_error, not a TypeError", async () => {
@@ -490,5 +508,42 @@ test("a CUSTOM state_updated whose tasks_context or permission_context is null (
   for (const value of [{ tasks_context: null, permission_context: { mode: "x" } }, { tasks_context: { tasks: [] }, permission_context: null }, { tasks_context: [], permission_context: {} }]) {
     app.apply(custom(value));
     assert.deepEqual(app.state, good, JSON.stringify(value));
+  }
+});
+
+test("a CUSTOM subagent_require_user_confirm whose worker fields are not strings (an object with a toString that is not a function) is taken with \"\" for them, never a TypeError", async () => {
+  const { AppState } = await import("../../pkg/dist/app-state.js");
+  const app = new AppState(SID, null, new AbortController().signal, () => {}, () => {});
+  const call = { type: "tool_call", id: "c1", name: "Bash", input: "{}", state: "asking", suggested_rules: [], created_at: T, finished_at: null };
+  const value = { reply_id: "r1", worker_session_id: { toString: 1 }, worker_agent_id: 7, worker_agent_name: "Ann", event: { type: "REQUIRE_USER_CONFIRM", tool_calls: [call] } };
+  app.apply({ type: "CUSTOM", name: "subagent_require_user_confirm", value } as never);
+  assert.deepEqual(
+    app.workerCalls().map((a) => [a.kind, a.replyId, a.toolCall.id, a.worker]),
+    [["confirm", "r1", "c1", { sessionId: "", agentId: "", agentName: "Ann" }]],
+  );
+});
+
+test("timeoutMs holds with a fetch that ignores its signal: headers that never come and a body that stalls are given up (service_unavailable, cause timeout)", async () => {
+  let calls = 0;
+  const never = (async () => {
+    calls += 1;
+    return new Promise<Response>(() => {}); // (the signal is ignored)
+  }) as typeof globalThis.fetch;
+  const stalling = (async () => {
+    calls += 1;
+    // 10 bytes of the body, then nothing, whatever the signal says
+    const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"messages')) });
+    return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  for (const [what, fetch] of [["headers", never], ["body", stalling]] as const) {
+    calls = 0;
+    const transport = new AgentScopeTransport({ baseUrl: "http://service.test", userId: "u", agentId: "a", fetch, timeoutMs: 200 });
+    const t0 = Date.now();
+    await assert.rejects(transport.history(SID), (e: unknown) => e instanceof MsgError && e.code === "service_unavailable" && e.cause === "timeout", what);
+    const took = Date.now() - t0;
+    assert.ok(took >= 150 && took < 5000, `${what}: given up after ${took} ms`);
+    assert.equal(calls, 1, `${what}: one request (a timed-out one is not repeated)`);
+    // Chat.open reading that history gives up the same way
+    await refused(() => Chat.open(transport, { sessionId: SID }), "service_unavailable", `Chat.open, ${what}`);
   }
 });

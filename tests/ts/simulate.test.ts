@@ -78,3 +78,60 @@ test("stop() right after confirm(), while the parked run still holds the lock: t
     clock.uninstall();
   }
 });
+
+// From an outside attack (seed 901059 of the explorer, the regression above, played by
+// hand): the service applied a send whose connection then broke, and the check of it (the
+// history) answered 503. The send must not be rejected as if it was not taken, and the
+// failed run's error is what the chat shows at rest (status `error` has an error).
+test("a send applied whose answer was lost, its check answered 503: rejected saying it may still run; at rest run_failed, equal to the store", async () => {
+  const clock = FakeTimers.withGlobal(globalThis).install({ now: Date.UTC(2026, 11, 6, 12), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+  try {
+    const sim = new SimService({ seed: 1 });
+    let breakPost = false;
+    let failFrom = Infinity;
+    const fetched: typeof fetch = async (input, init) => {
+      const url = String(input);
+      if (breakPost && url.endsWith("/chat/")) {
+        breakPost = false;
+        await sim.fetch(input, init); // applied by the service, then the connection resets
+        throw new TypeError("fetch failed", { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+      }
+      if (url.includes("/messages") && Date.now() >= failFrom && Date.now() < failFrom + 2000) return new Response('{"detail":"unavailable"}', { status: 503 });
+      return sim.fetch(input, init);
+    };
+    const transport = new chat.AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, session: { chat_model_config: sim.chatModelConfig }, fetch: fetched });
+    const opening = chat.Chat.open(transport, { onError: () => {} });
+    await clock.tickAsync(200);
+    const c = await opening;
+    breakPost = true;
+    failFrom = Date.now() + 900;
+    const sent = c.send("fail").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await clock.tickAsync(30_000);
+    const e = (await sent) as InstanceType<typeof chat.MsgError> | null;
+    assert.ok(e instanceof chat.MsgError, "the send was rejected");
+    assert.equal(e.code, "service_unavailable");
+    assert.match(e.message, /whether it was taken is unknown\): it may still run/);
+    const snap = c.getSnapshot();
+    assert.equal(snap.status, "error");
+    assert.equal(snap.error?.code, "run_failed");
+    const stored = sim.stored(c.sessionId!);
+    assert.deepEqual(
+      stored.map((m) => [m.role, m.finished_reason]),
+      [
+        ["user", null],
+        ["assistant", "error"],
+      ],
+    );
+    assert.deepEqual(
+      snap.messages.map((m) => m.id),
+      stored.map((m) => m.id),
+    );
+    c.close();
+    await clock.tickAsync(60_000);
+  } finally {
+    clock.uninstall();
+  }
+});
