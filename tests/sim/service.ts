@@ -113,9 +113,12 @@ class RunDied extends Error {}
 /** How long a run keeps the lock after its last event (persisting, auto-naming), ms. */
 const SETTLE_MS = 5;
 
-/** The service's naive local time with microseconds (`2026-12-06T06:55:04.108766`), from `Date`. */
+/** `Date` as this module found it: the clock is faked while it runs, the formatting need not be. */
+const RealDate = Date;
+
+/** The service's naive local time with microseconds (`2026-12-06T06:55:04.108766`), from `ms`. */
 function timestamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 23)}000`;
+  return `${new RealDate(ms).toISOString().slice(0, 23)}000`;
 }
 
 class HttpError extends Error {
@@ -443,7 +446,7 @@ export class SimService {
 
   #view(s: SimSession): Json {
     const status = this.#status(s);
-    return { session: structuredClone(s.record), status, is_running: status === "running", team: null };
+    return { session: s.record, status, is_running: status === "running", team: null };
   }
 
   /** `PATCH /sessions/{sid}`: name, permission mode, model settings; 409 while a run holds the session (§ Permission mode). */
@@ -462,7 +465,7 @@ export class SimService {
       if (key in body) s.record.config[key] = body[key];
     }
     s.record.updated_at = timestamp(this.#clock());
-    return structuredClone(s.record);
+    return s.record; // (serialised at once by `json`)
   }
 
   /** `DELETE /sessions/{sid}` → 204: the run is cancelled, open streams end, every route answers 404 after. */
@@ -489,7 +492,7 @@ export class SimService {
       if (end < 0) end = 0;
     }
     const start = Math.max(0, end - limit);
-    return { messages: structuredClone(s.stored.slice(start, end)), event_cursor: before === null ? s.checkpoint : null, is_running: s.run !== undefined, has_more: start > 0 };
+    return { messages: s.stored.slice(start, end), event_cursor: before === null ? s.checkpoint : null, is_running: s.run !== undefined, has_more: start > 0 };
   }
 
   // ---------------------------------------------------------------- the stream
