@@ -200,8 +200,8 @@ function afterEvents(s: ChatState): void {
       s.clearLost(); // a new reply: the session runs again
     }
     const isEnded = s.session.isEnded(m.id);
-    if (isEnded && s.finished.get(m.id) !== m.finished_at) {
-      s.finished.set(m.id, m.finished_at ?? "");
+    if (isEnded && !s.endTold(m.id, m.finished_at ?? "")) {
+      s.tellEnd(m.id, m.finished_at ?? "");
       finished.push(m);
       s.serviceRunning = false;
       // (a turn whose post is not answered yet, retried after a 409, has not run: this

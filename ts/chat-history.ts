@@ -187,8 +187,8 @@ export function merge(s: ChatState, page: HistoryPage, before?: ReadonlySet<stri
       s.unchecked.delete(m.id); // (stored whole: a replay of it is not checked)
       s.stored.delete(m.id);
     }
-    if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || s.finished.get(m.id) === m.finished_at) continue;
-    s.finished.set(m.id, m.finished_at);
+    if (m?.role !== "assistant" || m.finished_at === null || m.finished_at === undefined || s.endTold(m.id, m.finished_at)) continue;
+    s.tellEnd(m.id, m.finished_at);
     if (!first && !s.hidden.has(m.id)) {
       finished.push(s.session.get(m.id) ?? m);
       // the REPLY_END the stream never brought, made from the stored reply (once: one of

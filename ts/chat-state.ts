@@ -61,7 +61,7 @@ export class ChatState {
   partial = new Set<string>();
   /** replies the service says are over though no REPLY_END came: the snapshot object then */
   settled = new Map<string, MsgJSON>();
-  /** replies told to `onFinish`, with the end told (`finished_at`): one end is told once */
+  /** replies told to `onFinish`, with the end told (`finished_at`, as {@link instantKey}): one end is told once */
   finished = new Map<string, string>();
   /** replies (the session's message objects) replaced by the stored one at rest: equal to the store until they change */
   reconciled = new WeakSet<MsgJSON>();
@@ -181,6 +181,16 @@ export class ChatState {
     this.error = this.runError ? this.runFailure : this.runLost ? this.lostError : null;
   }
 
+  /** Whether the end of reply `id` at `finishedAt` was told to `onFinish` already. */
+  endTold(id: string, finishedAt: string): boolean {
+    return this.finished.get(id) === instantKey(finishedAt);
+  }
+
+  /** The end of reply `id` at `finishedAt` is told to `onFinish` (once). */
+  tellEnd(id: string, finishedAt: string): void {
+    this.finished.set(id, instantKey(finishedAt));
+  }
+
   fail(error: MsgError, fatal = false): void {
     this.error = error;
     if (fatal) this.fatal = true;
@@ -242,4 +252,16 @@ export class ChatState {
   tailRepliesAfter(count: number): boolean {
     return this.tailReplies.size > count;
   }
+}
+
+/**
+ * A timestamp as the instant it names, to compare two ends of a reply: the stream's
+ * `REPLY_END` and the stored `finished_at` may write one instant differently (`…:02`,
+ * `…:02.000000`: Python's `isoformat` leaves out a zero microsecond; `Z` or `+00:00`).
+ * Anything else is compared as written.
+ */
+export function instantKey(t: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)?$/.exec(t);
+  if (m === null) return t;
+  return `${m[1]}.${(m[2] ?? "").padEnd(9, "0")}${m[3] === "Z" ? "+00:00" : (m[3] ?? "")}`;
 }

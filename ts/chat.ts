@@ -163,6 +163,9 @@ export class Chat {
     // (a custom transport's answer is checked as an option is: the chat puts it in paths)
     const sessionId = options.sessionId ?? sessionIdSegment(await transport.createSession(), "the session id the transport's createSession returned");
     const chat = new Chat(transport, sessionId, options);
+    // watched from the start: a SessionsClient.remove of it answered while the chat opens
+    // ends it as one after (status error, 404; its stream never connects, nothing is posted)
+    chat.#unwatch = watchDeletion(sessionId, () => chat.#deleted());
     try {
       // the record and state come from the session list: a failure there is reported, not fatal
       const view = chat.#app.load().then(
@@ -176,10 +179,12 @@ export class Chat {
       if (failed instanceof MsgError && failed.code === "http_error" && failed.status === 404) throw failed;
       if (failed !== undefined) chat.#report(failed);
     } catch (e) {
+      chat.#unwatch();
       chat.#core.session.free();
       throw e;
     }
-    chat.#unwatch = watchDeletion(sessionId, () => chat.#deleted());
+    // (a session deleted meanwhile: the chat is over, status error; nothing more is asked)
+    if (chat.#core.fatal) return chat;
     if (chat.#steer !== null) chat.#steer.start();
     else void runStream(chat.#stream);
     chat.#watchdog.start();

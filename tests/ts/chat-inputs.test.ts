@@ -4,7 +4,7 @@
 // bodies; what the service does with such an input is shown live in sessions.test.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AgentScopeTransport, Chat, MsgError, SessionsClient, type ChatTransport } from "../../pkg/dist/chat.js";
+import { AgentScopeTransport, Chat, MsgError, SessionsClient, type ChatTransport, type HistoryPage } from "../../pkg/dist/chat.js";
 import { sessionRecord } from "./helpers.ts";
 
 const LONE = "caf\ud800"; // a high surrogate without its low half
@@ -546,4 +546,91 @@ test("timeoutMs holds with a fetch that ignores its signal: headers that never c
     // Chat.open reading that history gives up the same way
     await refused(() => Chat.open(transport, { sessionId: SID }), "service_unavailable", `Chat.open, ${what}`);
   }
+});
+
+// 5. found by an outside attack of the bindings
+
+test("a session removed (SessionsClient.remove) while Chat.open reads its history: the chat opens over (error http_error 404), no stream, a send refused with nothing posted", async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const { fetch, calls } = recordingFetch({
+    [`GET /sessions/${SID}/messages`]: () => new Response(JSON.stringify({ messages: [], event_cursor: null, is_running: false, has_more: false }), { headers: { "content-type": "application/json" } }),
+    [`DELETE /sessions/${SID}`]: () => new Response(null, { status: 204 }),
+  });
+  // the history's answer, given by the service before the delete, reaches the page after it
+  const slow: typeof globalThis.fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (String(input).includes("/messages")) await held;
+    return response;
+  };
+  const transport = transportOf(slow);
+  const opening = Chat.open(transport, { sessionId: SID, onError: () => {} });
+  while (!calls.some((c) => c.path.endsWith("/messages"))) await new Promise((r) => setTimeout(r, 1));
+  await new SessionsClient(transportOf(fetch)).remove(SID);
+  release();
+  const chat = await opening;
+  assert.equal(chat.status, "error");
+  assert.equal(chat.error?.code, "http_error");
+  assert.equal(chat.error?.status, 404);
+  await refused(() => chat.send("hello"), "http_error", "a send after the removal");
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(
+    calls.map((c) => `${c.method} ${c.path}`).filter((c) => !c.startsWith("GET /sessions/ ") && c !== "GET /sessions/"),
+    [`GET /sessions/${SID}/messages`, `DELETE /sessions/${SID}`],
+    "no stream, no POST /chat/",
+  );
+  chat.close();
+});
+
+test("instantKey: one instant written with or without its zero fraction, Z or +00:00, is one key; another instant or a naive time is not", async () => {
+  const { instantKey } = await import("../../pkg/dist/chat-state.js");
+  assert.equal(instantKey("2026-01-01T00:00:02"), instantKey("2026-01-01T00:00:02.000000"));
+  assert.equal(instantKey("2026-01-01T00:00:02.5Z"), instantKey("2026-01-01T00:00:02.500000+00:00"));
+  assert.notEqual(instantKey("2026-01-01T00:00:02.000001"), instantKey("2026-01-01T00:00:02"));
+  assert.notEqual(instantKey("2026-01-01T00:00:02Z"), instantKey("2026-01-01T00:00:02"));
+  assert.equal(instantKey("not a time"), "not a time");
+});
+
+test("onFinish once when the stored reply's finished_at writes the stream's REPLY_END instant differently (…:02 and …:02.000000)", async () => {
+  const enc = new TextEncoder();
+  let push: (event: Record<string, unknown>) => void = () => {};
+  let page: HistoryPage = { messages: [], eventCursor: null, isRunning: false, hasMore: false };
+  const transport: ChatTransport = {
+    createSession: async () => SID,
+    history: async () => page,
+    stream: async (_sid, { signal }) =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (event) => controller.enqueue(enc.encode(`data: ${JSON.stringify(event)}\n\n`));
+            signal.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    chat: async () => {},
+    interrupt: async () => {},
+    status: async () => "idle",
+  };
+  const finished: string[] = [];
+  const chat = await Chat.open(transport, { sessionId: SID, onFinish: (m) => finished.push(`${m.id} ${m.finished_at}`) });
+  while (chat.getSnapshot().connection !== "open") await new Promise((r) => setTimeout(r, 1));
+  await chat.send("hi");
+  const at = (s: string) => `2026-01-01T00:00:0${s}`;
+  const events = [
+    { type: "REPLY_START", session_id: SID, reply_id: "r9", name: "A", role: "assistant" },
+    { type: "TEXT_BLOCK_START", reply_id: "r9", block_id: "b1" },
+    { type: "TEXT_BLOCK_DELTA", reply_id: "r9", block_id: "b1", delta: "hi" },
+    { type: "TEXT_BLOCK_END", reply_id: "r9", block_id: "b1" },
+  ];
+  events.forEach((e, i) => push({ id: `e${i}`, created_at: at("1"), ...e }));
+  await new Promise((r) => setTimeout(r, 30));
+  // the store holds the reply ended at the same instant, written with its microseconds
+  const user = chat.messages[0]!;
+  const live = chat.messages.at(-1)!;
+  page = { messages: [user, { ...live, finished_at: `${at("2")}.000000`, finished_reason: "completed" }], eventCursor: "e9", isRunning: false, hasMore: false };
+  push({ id: "e9", created_at: at("2"), type: "REPLY_END", session_id: SID, reply_id: "r9", finished_reason: "completed" });
+  await new Promise((r) => setTimeout(r, 200));
+  chat.close();
+  assert.deepEqual(finished, [`r9 ${at("2")}`]);
 });
