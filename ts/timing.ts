@@ -1,5 +1,6 @@
-// Timing helpers of the chat client: a sleep that an abort ends, the monotonic clock its
-// durations are measured on, and the check of an option in milliseconds (or a count).
+// Timing helpers of the chat client: a sleep that an abort ends, a wait an abort gives up,
+// the monotonic clock its durations are measured on, and the check of an option in
+// milliseconds (or a count).
 import { MsgError } from "./errors.js";
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -13,6 +14,31 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     const t = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
+
+/**
+ * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts (what a `fetch`
+ * that ignores its signal would never give). The promise left behind is not awaited.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {}); // (settles later, or never: nobody waits for it)
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
 
 /**
  * Now on a monotonic clock, in ms (`performance.now()`): what every duration of the chat

@@ -4,7 +4,7 @@
 import type { AgentEvent } from "./event.js";
 import { MsgError, abortedError, bodyJSON, checkDataUrls, optionsObject, sessionIdSegment } from "./errors.js";
 import type { MsgJSON } from "./message.js";
-import { number } from "./timing.js";
+import { number, untilAborted } from "./timing.js";
 
 type EventOf<T extends string> = Extract<AgentEvent, { type: T }>;
 /** The `USER_CONFIRM_RESULT` event `confirm` posts. */
@@ -448,29 +448,4 @@ function describe(error: unknown): string {
   const cause = e?.cause;
   const more = cause === undefined || cause === null ? "" : String(cause.code ?? cause.message ?? "");
   return more !== "" && !head.includes(more) ? `${head}: ${more}` : head;
-}
-
-/**
- * `promise`, or a rejection with `signal.reason` as soon as `signal` aborts (what a `fetch`
- * that ignores its signal would never give). The promise left behind is not awaited.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => {}); // (settles later, or never: nobody waits for it)
-      reject(signal.reason);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -31,6 +31,13 @@ test("a schedule replayed gives the same trace, faults and violations (seeds 0-1
   }
 });
 
+/** The explorer's virtual clock (every timer, `Date` and `performance`), for a test played by hand. */
+const fakeClock = () => FakeTimers.withGlobal(globalThis).install({ now: Date.UTC(2026, 11, 6, 12), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+
+/** A transport to the simulated service `sim` through `fetch` (a wrapper of `sim.fetch`). */
+const transportOf = (sim: SimService, fetch: typeof globalThis.fetch) =>
+  new chat.AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, session: { chat_model_config: sim.chatModelConfig }, fetch });
+
 // Fault 5 of the live attacks (docs/chat.md, "stop() right after an answer"): agentscope
 // 2.0.11 queues an interrupt behind a confirmation's run; landing on the run that still holds
 // the session's lock after the reply parked, it is lost, and the answer's run then goes on
@@ -38,7 +45,7 @@ test("a schedule replayed gives the same trace, faults and violations (seeds 0-1
 // simulated service at the millisecond: the confirmation and the stop come as soon as the
 // chat shows the call (the parked run settles for 5 ms after its last event).
 test("stop() right after confirm(), while the parked run still holds the lock: the interrupt is sent again when the answer's run shows, and the reply ends interrupted", async () => {
-  const clock = FakeTimers.withGlobal(globalThis).install({ now: Date.UTC(2026, 11, 6, 12), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+  const clock = fakeClock();
   try {
     const sim = new SimService({ seed: 5, delayMs: 2, slowMs: 200 });
     const interrupts: number[] = [];
@@ -46,7 +53,7 @@ test("stop() right after confirm(), while the parked run still holds the lock: t
       if (String(input).includes("/interrupt")) interrupts.push(Date.now());
       return sim.fetch(input, init);
     };
-    const transport = new chat.AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, session: { chat_model_config: sim.chatModelConfig }, fetch: fetched });
+    const transport = transportOf(sim, fetched);
     const opening = chat.Chat.open(transport, { statusPollMs: 1000 });
     await clock.tickAsync(100);
     const c = await opening;
@@ -84,7 +91,7 @@ test("stop() right after confirm(), while the parked run still holds the lock: t
 // history) answered 503. The send must not be rejected as if it was not taken, and the
 // failed run's error is what the chat shows at rest (status `error` has an error).
 test("a send applied whose answer was lost, its check answered 503: rejected saying it may still run; at rest run_failed, equal to the store", async () => {
-  const clock = FakeTimers.withGlobal(globalThis).install({ now: Date.UTC(2026, 11, 6, 12), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+  const clock = fakeClock();
   try {
     const sim = new SimService({ seed: 1 });
     let breakPost = false;
@@ -99,7 +106,7 @@ test("a send applied whose answer was lost, its check answered 503: rejected say
       if (url.includes("/messages") && Date.now() >= failFrom && Date.now() < failFrom + 2000) return new Response('{"detail":"unavailable"}', { status: 503 });
       return sim.fetch(input, init);
     };
-    const transport = new chat.AgentScopeTransport({ baseUrl: sim.urls, userId: sim.userId, agentId: sim.agentId, session: { chat_model_config: sim.chatModelConfig }, fetch: fetched });
+    const transport = transportOf(sim, fetched);
     const opening = chat.Chat.open(transport, { onError: () => {} });
     await clock.tickAsync(200);
     const c = await opening;
